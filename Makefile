@@ -1,0 +1,30 @@
+# Two commands do all the set-up:  `make lab` opens the course, `make test` runs every test.
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+NB     ?=
+
+.PHONY: setup lab test notebooks benchmark slides clean
+setup: $(STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps --editable .
+	touch $(STAMP)
+
+lab: setup            ## open the course in JupyterLab on notebook 00
+	$(VENV)/bin/jupyter lab notebooks/00_start_here.ipynb
+
+test: setup           ## unit, widget, hygiene and browser tests, then strict nbval on every notebook
+	$(PY) -m pytest
+
+notebooks: setup      ## rebuild notebooks/*.ipynb from their .py sources and execute them (NB=01 for one)
+	$(PY) tools/build_notebooks.py $(NB)
+
+benchmark: setup      ## time every notebook and every widget redraw
+	$(PY) tools/benchmark.py
+
+clean:
+	rm -rf $(VENV) build artifacts

@@ -1,0 +1,68 @@
+"""The course map and the claims ledger, rendered from one list each."""
+from pathlib import Path
+
+from IPython.display import Markdown
+
+NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
+
+NOTEBOOKS = [  # (file stem, title, claims tested)
+    ("00_start_here", "Start here", ""),
+    ("01_recurrence", "Recurrence: what can and cannot run in parallel", "C1"),
+    ("02_bptt_gradients", "BPTT and the gradient product", "C2"),
+    ("03_lstm_gating", "LSTM gating", "C3"),
+    ("04_attention", "Scaled dot-product attention", "C4, C5"),
+    ("05_multihead_positions", "Multi-head attention and positions", "C6"),
+    ("06_parallelism_cost", "Parallelism and cost, measured", "C7, C8"),
+    ("07_long_range_memory", "Long-range memory, trained live", "C3, C5"),
+    ("08_verdict", "The verdict", "C1-C8"),
+]
+
+CLAIMS = [  # (id, what the article says, the honest verdict in one line, notebooks)
+    ("C1", "h_t needs h_{t-1}, so an RNN cannot be parallelised across time",
+     "true for a nonlinear recurrence; the input projection is one matmul, and linear "
+     "recurrences parallelise with a scan", ["01", "08"]),
+    ("C2", "BPTT gradients vanish if the largest eigenvalue of W_hh < 1, explode if > 1",
+     "the precise condition is on the largest singular value and tanh' (Pascanu et al. 2013); "
+     "the eigenvalue sets the asymptotic rate", ["02"]),
+    ("C3", "LSTM gates let gradients flow, yet it forgets beyond a few hundred tokens",
+     "the cell path helps only while the forget gate stays near 1; gradient flow and "
+     "fixed-size memory are two different failures", ["03", "07"]),
+    ("C4", "self-attention lets every token interact with every other, all at once",
+     "true in training and encoding; generation is still one token per step", ["04"]),
+    ("C5", "O(1) path length eliminates vanishing gradients; millions of tokens easily",
+     "wrong as stated: diffuse attention dilutes the gradient ~1/N, and cost is O(N^2)",
+     ["04", "08"]),
+    ("C6", "positional encodings are needed because attention has no order",
+     "true: without them self-attention is exactly permutation-equivariant", ["05"]),
+    ("C7", "the timing snippet shows attention beating the RNN loop",
+     "not on a CPU at batch 32: the snippet times once, cold; the win needs parallel hardware",
+     ["06"]),
+    ("C8", "the complexity table", "rows 1-3 match Vaswani et al. 2017 Table 1; rows on "
+     "generation cost and state memory are missing", ["06", "08"]),
+]
+
+
+def stem(prefix: str) -> str:
+    return next(s for s, _, _ in NOTEBOOKS if s.startswith(prefix))
+
+
+def link(prefix: str) -> str:
+    """A Markdown link to notebook `prefix`, or its number marked as coming."""
+    name = stem(prefix)
+    exists = (NOTEBOOK_DIR / f"{name}.ipynb").exists()
+    return f"[{prefix}]({name}.ipynb)" if exists else f"{prefix} (coming)"
+
+
+def claims_ledger() -> Markdown:
+    """The claims ledger as a Markdown table, each row linking to its notebooks."""
+    rows = ["| | the article says | honest verdict | where |", "|---|---|---|---|"]
+    rows += [f"| {cid} | {said} | {verdict} | {', '.join(link(n) for n in where)} |"
+             for cid, said, verdict, where in CLAIMS]
+    return Markdown("\n".join(rows))
+
+
+def course_map() -> Markdown:
+    """The notebooks in order, as a Markdown table."""
+    rows = ["| notebook | what it shows | claims |", "|---|---|---|"]
+    rows += [f"| {link(s[:2])} | {title} | {claims} |" for s, title, claims in NOTEBOOKS]
+    return Markdown("\n".join(rows))

@@ -1,0 +1,52 @@
+"""Where the course is running: versions, device, Colab; and a first widget."""
+import platform
+import sys
+
+import torch
+
+from .plots import new_figure
+from .exercises import register_exercise
+from .widgets import Explorer, register, slider
+
+
+def in_colab() -> bool:
+    """True inside Google Colab."""
+    return "google.colab" in sys.modules
+
+
+def device() -> torch.device:
+    """The GPU if there is one, else the CPU."""
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def versions() -> dict[str, str]:
+    """Versions of the packages the course depends on."""
+    import ipywidgets
+    import matplotlib
+    import numpy
+    return {"python": platform.python_version(), "torch": torch.__version__,
+            "numpy": numpy.__version__, "matplotlib": matplotlib.__version__,
+            "ipywidgets": ipywidgets.__version__}
+
+
+def plot_softmax(temperature: float = 1.0):
+    """softmax(s / temperature) of five fixed scores, as bars: a first widget to move."""
+    if not temperature > 0:
+        raise ValueError(f"temperature must be > 0, got {temperature!r}")
+    scores = torch.tensor([2.0, 1.0, 0.5, 0.0, -1.0])
+    p = (scores / temperature).softmax(-1)
+    fig, ax = new_figure(width=4.8, height=2.6)
+    ax.bar([f"s={s:g}" for s in scores.tolist()], p.tolist())
+    ax.set(ylim=(0, 1), ylabel="probability", title=f"softmax(s / {temperature:g})")
+    return fig
+
+
+@register
+def explore_softmax() -> Explorer:
+    """A temperature slider over plot_softmax."""
+    return Explorer(plot_softmax, {"temperature": slider("temperature", 0.1, 5.0, 0.1, 1.0)},
+                    name="softmax")
+
+
+register_exercise("softmax_cold_limit", reference=lambda: 1.0,
+                  hint="the largest score's weight e^{s/tau} dominates all others as tau -> 0.")

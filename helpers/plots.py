@@ -1,0 +1,76 @@
+"""One plotting style for the whole course; figures are built without pyplot state."""
+import math
+
+import matplotlib
+from matplotlib.figure import Figure
+
+# Okabe & Ito (2008): distinguishable with every common colour-vision deficiency.
+COLORS = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
+
+STYLE = {
+    "figure.dpi": 100,
+    "savefig.dpi": 100,
+    "figure.figsize": (6.4, 3.6),
+    "font.size": 10,
+    "axes.titlesize": 11,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.prop_cycle": matplotlib.cycler(color=COLORS),
+    "image.cmap": "viridis",
+    "legend.frameon": False,
+}
+
+
+OVERFLOW_LABEL = "overflow: beyond float64 (> 1.8e308)"
+
+
+def use_style() -> None:
+    """Apply the course style (called once, when helpers is imported)."""
+    matplotlib.rcParams.update(STYLE)
+
+
+def new_figure(nrows: int = 1, ncols: int = 1, *, width: float | None = None,
+               height: float | None = None, **subplot_kw):
+    """A Figure and its axes, constrained layout; `width` and `height` in inches."""
+    w, h = STYLE["figure.figsize"]
+    default_width = w if ncols == 1 else min(3.6 * ncols, 12.0)
+    fig = Figure(figsize=(width or default_width, height or h), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=True, **subplot_kw)
+    return fig, axes
+
+
+def finite_or_marked(ax, x, y, *, label: str | None = None, **line_kw):
+    """Plot y(x) on a log axis; mark entries that overflowed (inf) or underflowed (0).
+
+    Overflow is drawn as a red triangle at the top edge, labelled; it is never dropped.
+    """
+    xs = list(x)
+    ys = [float(v) for v in y]
+    ok = [(a, b) for a, b in zip(xs, ys) if math.isfinite(b) and b > 0]
+    line = ax.plot([a for a, _ in ok], [b for _, b in ok], label=label, **line_kw)[0]
+    over = [a for a, b in zip(xs, ys) if math.isinf(b)]
+    if over:
+        top = max([b for _, b in ok], default=1.0)
+        seen = OVERFLOW_LABEL in ax.get_legend_handles_labels()[1]
+        ax.plot(over, [top] * len(over), "^", color=COLORS[3], ms=5,
+                label=None if seen else OVERFLOW_LABEL)
+    return line
+
+
+def _show_figures_in_ipython() -> None:
+    """Let a returned Figure display as a PNG in Jupyter, without pyplot's global state."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is not None:
+        from IPython.core.pylabtools import print_figure
+        shell.display_formatter.formatters["image/png"].for_type(
+            Figure, lambda fig: print_figure(fig, "png"))
+
+
+use_style()
+_show_figures_in_ipython()

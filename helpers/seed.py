@@ -1,0 +1,15 @@
+"""One seed for everything: Python's `random`, NumPy and torch."""
+import random
+
+import numpy as np
+import torch
+
+
+def set_seed(seed: int) -> torch.Generator:
+    """Seed `random`, NumPy and torch; return a fresh generator seeded with `seed`."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    torch.manual_seed(seed)
+    return torch.Generator().manual_seed(seed)

@@ -1,0 +1,69 @@
+"""Widgets are thin wrappers: controls above a figure that a plain function draws."""
+import base64
+import io
+import time
+from typing import Callable
+
+import ipywidgets as W
+from matplotlib.figure import Figure
+
+EXPLORERS: dict[str, Callable[[], "Explorer"]] = {}
+
+
+def register(factory: Callable[[], "Explorer"]) -> Callable[[], "Explorer"]:
+    """Record an explorer factory so that tests and the benchmark can find it."""
+    EXPLORERS[factory.__name__] = factory
+    return factory
+
+
+def slider(description: str, min, max, step, value, **kw) -> W.ValueWidget:
+    """An int or float slider that redraws on release (not on every pixel of a drag)."""
+    kind = W.IntSlider if all(isinstance(v, int) for v in (min, max, step, value)) else W.FloatSlider
+    return kind(description=description, min=min, max=max, step=step, value=value,
+                continuous_update=False, style={"description_width": "initial"}, **kw)
+
+
+def _display_bundle(result) -> dict:
+    """A notebook display_data output for a Figure (PNG) or any other value (text)."""
+    if isinstance(result, Figure):
+        buf = io.BytesIO()
+        result.savefig(buf, format="png")
+        data = {"image/png": base64.b64encode(buf.getvalue()).decode("ascii"),
+                "text/plain": repr(result)}
+    else:
+        data = {"text/plain": str(result)}
+    return {"output_type": "display_data", "data": data, "metadata": {}}
+
+
+class Explorer(W.VBox):
+    """Controls above the output of `draw(**values)`; redrawn whenever a control changes.
+
+    `draw` returns a matplotlib Figure (or text). A ValueError from it is shown as a
+    message in place of the figure, never as a traceback.
+    """
+
+    def __init__(self, draw: Callable, controls: dict[str, W.ValueWidget], name: str = "explorer"):
+        self.draw, self.controls, self.name = draw, controls, name
+        self.output = W.Output()
+        self.result, self.error, self.redraws, self.last_redraw_s = None, None, 0, 0.0
+        super().__init__([W.HBox(list(controls.values())), self.output])
+        for control in controls.values():
+            control.observe(lambda _change: self.redraw(), names="value")
+        self.redraw()
+
+    def values(self) -> dict:
+        return {key: c.value for key, c in self.controls.items()}
+
+    def redraw(self) -> None:
+        start = time.perf_counter()
+        try:
+            self.result, self.error = self.draw(**self.values()), None
+        except ValueError as e:
+            self.result, self.error = None, str(e)
+        shown = self.result if self.error is None else f"Cannot draw this: {self.error}"
+        self.output.outputs = (_display_bundle(shown),)
+        self.redraws += 1
+        self.last_redraw_s = time.perf_counter() - start
+
+    def __repr__(self) -> str:  # the text/plain that nbval compares: stable, short
+        return f"Explorer({self.name}: {', '.join(c.description for c in self.controls.values())})"

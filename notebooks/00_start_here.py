@@ -1,0 +1,138 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 00 · Start here: why did Transformers replace RNNs?
+#
+# In 2017 *Attention Is All You Need* (Vaswani et al.) replaced recurrence with
+# self-attention, and within a few years RNNs and LSTMs had all but vanished from
+# large models. A short article (kept in four languages in this course's sources)
+# explains why in five steps. This course teaches that argument **and tests every
+# claim in it** with an experiment you can run and poke at. Where the article is
+# right, you will see it; where it is wrong or too simple, you will see that too.
+#
+# **You will learn** what the course covers, how to use its widgets and exercises,
+# and whether your machine is ready.
+
+# %% tags=["setup"]
+# Setup: on Colab, install the course helpers; anywhere else this cell does nothing.
+import sys
+if "google.colab" in sys.modules:
+    import subprocess
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q",
+                    "git+https://github.com/why-transformers/why-transformers"], check=True)
+
+# %%
+import helpers
+from helpers import course, environment
+
+generator = helpers.set_seed(0)
+
+# %% [markdown]
+# ## The article's argument on one page
+#
+# 1. **The sequential bottleneck.** An RNN updates its hidden state with
+#    $h_t = \tanh(W_{hh} h_{t-1} + W_{xh} x_t + b)$. Since $h_t$ needs $h_{t-1}$,
+#    the 100th state needs the 99 before it, so the work cannot be spread across time.
+# 2. **Vanishing and exploding gradients.** Backpropagation through time multiplies
+#    the Jacobians $\partial h_k / \partial h_{k-1}$. If the largest eigenvalue of
+#    $W_{hh}$ is below 1 the gradient shrinks exponentially; above 1 it explodes.
+# 3. **LSTMs help but still forget.** The gated cell state lets gradients flow
+#    further, yet in practice an LSTM forgets beyond a few hundred tokens.
+# 4. **Attention fixes it.** Self-attention, $\mathrm{softmax}(QK^\top/\sqrt{d_k})V$,
+#    lets every token look at every other at once: no sequential dependency, a
+#    path of length $O(1)$ between any two tokens, and positional encodings to
+#    restore word order.
+# 5. **The evidence.** A PyTorch snippet times an `RNNCell` loop against
+#    `nn.MultiheadAttention`, and a table compares their complexity.
+#
+# Each step is a *claim* we can test. The ledger below says what each notebook
+# found; the links open the notebook that tests the claim.
+
+# %%
+course.claims_ledger()
+
+# %% [markdown]
+# ## The course map
+
+# %%
+course.course_map()
+
+# %% [markdown]
+# ## How the notebooks work
+#
+# * **Read first, run later.** Every notebook is committed with its outputs, so
+#   each figure is there before you run anything. Every number in the prose is
+#   printed by a cell above it.
+# * **Widgets.** Below each important figure a widget lets you change one thing
+#   (sequence length, eigenvalue, head count...) and redraw. Drag a slider and
+#   release it, or click it and use the arrow keys. If nothing moves, run the
+#   notebook first (*Run → Run All Cells*): widgets need a live kernel.
+# * **Exercises.** Each notebook ends with exercises. You write a function or a
+#   number, `helpers.check(...)` tells you at once whether it is right, and if not,
+#   what is wrong (shape, dtype, values). `helpers.solution(...)` shows the answer,
+#   only when you ask.
+# * **Everything is local.** Data is synthetic and made in the notebook; nothing is
+#   downloaded. A laptop CPU is enough; a GPU is used when there is one.
+#
+# ## Is your machine ready?
+
+# %%
+for name, version in environment.versions().items():
+    print(f"{name:>10}: {version}")
+print(f"    device: {environment.device().type}")
+
+# %% [markdown]
+# The course was tested with the exact versions in `requirements.txt`; newer
+# versions will very likely work too.
+#
+# ## Try a widget
+#
+# A softmax turns scores into probabilities; dividing the scores by a
+# *temperature* first makes the distribution sharper (below 1) or flatter (above
+# 1). You will meet this again in notebook 04, where $\sqrt{d_k}$ plays the role
+# of a temperature. Here is the figure at temperature 1:
+
+# %%
+environment.plot_softmax(temperature=1.0)
+
+# %% [markdown]
+# Now move the **temperature** slider. If the bars change, widgets work on your
+# machine.
+
+# %%
+environment.explore_softmax()
+
+# %% [markdown]
+# ## Where to run it
+#
+# * **On your machine:** `make lab` creates a virtual environment, installs the
+#   tested versions and opens this notebook in JupyterLab; `make test` runs every
+#   test. Only Python 3, `make` and `git` are needed.
+# * **Colab:** open any notebook with its *Open in Colab* badge; its first cell
+#   installs the course helpers there (and does nothing anywhere else).
+# * **Binder:** the *launch binder* badge in the README builds the environment from
+#   `environment.yml` and opens JupyterLab.
+#
+# ## A first exercise
+#
+# Softmax at temperature $\tau$ is $p_i = e^{s_i/\tau} / \sum_j e^{s_j/\tau}$. As
+# $\tau \to 0$, what probability does the softmax give the largest score? Replace
+# `None` with your answer and run the cell.
+
+# %%
+answer = None
+helpers.check("softmax_cold_limit", answer)
+
+# %% [markdown]
+# Next: [01 · Recurrence](01_recurrence.ipynb).
