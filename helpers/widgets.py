@@ -67,3 +67,15 @@ class Explorer(W.VBox):
 
     def __repr__(self) -> str:  # the text/plain that nbval compares: stable, short
         return f"Explorer({self.name}: {', '.join(c.description for c in self.controls.values())})"
+
+
+def sample_values(control: W.ValueWidget) -> list:
+    """Values a learner could pick, other than the current one: each option, or ends and middle."""
+    if hasattr(control, "options"):
+        values = [o[1] if isinstance(o, tuple) else o for o in control.options]
+    elif isinstance(control, W.Checkbox):
+        values = [not control.value]
+    else:
+        mid = (control.min + control.max) / 2
+        values = [control.min, round(mid) if isinstance(control.value, int) else mid, control.max]
+    return [v for v in values if v != control.value]

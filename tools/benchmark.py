@@ -1,0 +1,81 @@
+"""Benchmark the course: every notebook in a fresh kernel, and every widget redraw.
+
+    python tools/benchmark.py            # prints a Markdown table (the README has one)
+
+Per notebook: wall time to execute top to bottom and the kernel's peak memory.
+Per widget: median time of a redraw, setting each control to a few values
+(`helpers.widgets.sample_values`), in this process (no browser). Browser redraw times
+come from `artifacts/browser_redraw.json` when the browser tests have written it.
+"""
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGETS = {"notebook_s": 20.0, "course_s": 120.0, "redraw_ms": 150.0}
+NOTEBOOK_LIMITS = {"06": 30.0, "07": 60.0}  # measured timing and live training take longer
+PEAK_RSS = "import resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+
+
+def run_notebook(path: Path) -> tuple[float, float]:
+    """(seconds, peak MiB) of executing `path` in a fresh python3 kernel."""
+    nb = nbformat.read(path, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(PEAK_RSS))
+    start = time.perf_counter()
+    NotebookClient(nb, timeout=600, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    seconds = time.perf_counter() - start
+    kib = int(nb.cells[-1].outputs[0]["text"])  # Linux reports ru_maxrss in KiB
+    return seconds, kib / 1024
+
+
+def widget_redraws() -> dict[str, list[float]]:
+    """Redraw times (ms) of every registered explorer."""
+    import helpers  # noqa: F401  (registers the explorers)
+    from helpers.widgets import EXPLORERS, sample_values
+    times = {}
+    for name, factory in sorted(EXPLORERS.items()):
+        explorer, samples = factory(), []
+        for control in explorer.controls.values():
+            start_value = control.value
+            for value in sample_values(control) + [start_value]:
+                control.value = value
+                samples.append(explorer.last_redraw_s * 1000)
+        times[name] = samples
+    return times
+
+
+def main() -> int:
+    notebooks = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    print("| notebook | wall time (s) | peak memory (MiB) |\n|---|---:|---:|")
+    total, slow = 0.0, []
+    for path in notebooks:
+        seconds, mib = run_notebook(path)
+        total += seconds
+        limit = NOTEBOOK_LIMITS.get(path.name[:2], TARGETS["notebook_s"])
+        slow += [path.stem] if seconds > limit else []
+        print(f"| {path.stem} | {seconds:.1f} | {mib:.0f} |", flush=True)
+    print(f"| **all {len(notebooks)}** | **{total:.1f}** | |\n")
+    browser_file = ROOT / "artifacts" / "browser_redraw.json"
+    browser = json.loads(browser_file.read_text()) if browser_file.exists() else {}
+    print("| widget | redraws | median redraw (ms) | max (ms) | median in the browser (ms) |")
+    print("|---|---:|---:|---:|---:|")
+    for name, ms in widget_redraws().items():
+        in_browser = browser.get(name)
+        shown = f"{statistics.median(in_browser):.0f}" if in_browser else "not measured"
+        slow += [name] if statistics.median(ms) > TARGETS["redraw_ms"] else []
+        print(f"| {name} | {len(ms)} | {statistics.median(ms):.0f} | {max(ms):.0f} | {shown} |")
+    slow += ["whole course"] if total > TARGETS["course_s"] else []
+    print(f"\nTargets: each notebook <= {TARGETS['notebook_s']:.0f} s (06: 30 s, 07: 60 s), course <= "
+          f"{TARGETS['course_s']:.0f} s, redraw median <= {TARGETS['redraw_ms']:.0f} ms. "
+          + (f"Over target: {', '.join(slow)}." if slow else "All within target."))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
