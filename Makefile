@@ -15,7 +15,7 @@ $(STAMP): requirements.txt pyproject.toml
 	touch $(STAMP)
 
 lab: setup            ## open the course in JupyterLab on notebook 00
-	$(VENV)/bin/jupyter lab notebooks/00_start_here.ipynb
+	$(VENV)/bin/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/00_start_here.ipynb
 
 test: setup           ## unit, widget, hygiene and browser tests, then strict nbval on every notebook
 	$(PY) -m pytest
