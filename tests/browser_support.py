@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -46,15 +47,27 @@ def find_chromium() -> str | None:
 
 def explorer_names(ipynb: Path) -> list[str]:
     """The Explorer widgets a built notebook displays, in order (from their text/plain)."""
+    return [name for name, _ in explorers_in(ipynb)]
+
+
+def explorers_in(ipynb: Path) -> list[tuple[str, str]]:
+    """(Explorer name, the factory that made it) for each Explorer a built notebook shows.
+
+    The factory is the registered name (`helpers.widgets.EXPLORERS`) called in the cell, as
+    the benchmark names widgets; the Explorer's own name when the cell calls none."""
+    from helpers.widgets import EXPLORERS
     nb = json.loads(ipynb.read_text(encoding="utf-8"))
-    names = []
+    found = []
     for cell in nb["cells"]:
+        source = "".join(cell.get("source", ""))
         for out in cell.get("outputs", []):
             data = out.get("data", {})
             text = "".join(data.get("text/plain", ""))
             if "application/vnd.jupyter.widget-view+json" in data and text.startswith(EXPLORER_PREFIX):
-                names.append(text[len(EXPLORER_PREFIX):].split(":")[0].rstrip(")"))
-    return names
+                name = text[len(EXPLORER_PREFIX):].split(":")[0].rstrip(")")
+                called = [k for k in EXPLORERS if re.search(rf"\b{re.escape(k)}\s*\(", source)]
+                found.append((name, called[-1] if called else name))
+    return found
 
 
 def notebooks_with_widgets() -> list[Path]:
