@@ -1,0 +1,130 @@
+"""What in an RNN runs in parallel and what cannot: the unrolled chain and its loop time."""
+import time
+
+import torch
+from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+from .bptt import one_thread
+from .checks import require_positive_int
+from .exercises import register_exercise
+from .plots import COLORS, new_figure
+from .rnn import rnn_step
+from .widgets import Explorer, register, slider
+
+
+def _box(ax, x, y, text, color, w=0.7, h=0.5):
+    ax.add_patch(FancyBboxPatch((x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0.05",
+                                fc=color, ec="black", lw=0.8, alpha=0.9))
+    ax.text(x, y, text, ha="center", va="center", fontsize=10)
+
+
+def _arrow(ax, start, end, color="black"):
+    ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=12, color=color, lw=1.2))
+
+
+def plot_unrolled_chain(T: int = 6):
+    """The RNN unrolled over T steps: parallel input projections below, the sequential chain above."""
+    require_positive_int(T, "T (the number of steps drawn)")
+    fig, ax = new_figure(width=min(0.95 * (T + 2.5), 11), height=3.4)
+    for t in range(1, T + 1):
+        _box(ax, t, 0, f"$x_{{{t}}}$", "white")
+        _box(ax, t, 1.2, f"$W_{{xh}}x_{{{t}}}$", COLORS[5], w=0.84)
+        _arrow(ax, (t, 0.3), (t, 0.9))
+        _arrow(ax, (t, 1.5), (t, 2.1))
+        _box(ax, t, 2.4, f"$h_{{{t}}}$", COLORS[1])
+        ax.text(t, 2.95, f"{t} step{'s' if t > 1 else ''}", ha="center", fontsize=8, color=COLORS[3])
+        _arrow(ax, (t - 0.62 if t > 1 else 0.35, 2.4), (t - 0.38, 2.4), COLORS[3])
+    _box(ax, 0, 2.4, "$h_0$", "white", w=0.6)
+    ax.add_patch(FancyBboxPatch((0.45, 0.8), T + 0.1, 0.8, boxstyle="round,pad=0.02", fc="none",
+                                ec=COLORS[0], ls="--", lw=1.2))
+    ax.text(T + 0.6, 1.2, "one matmul\nfor all t\n(parallel)", va="center", fontsize=9, color=COLORS[0])
+    ax.text(T + 0.6, 2.4, "tanh chain:\none step\nat a time", va="center", fontsize=9, color=COLORS[3])
+    ax.set(xlim=(-0.5, T + 2.0), ylim=(-0.45, 3.3), aspect="equal")
+    ax.set_title("The unrolled RNN: $h_t$ waits for $h_{t-1}$\n(above each $h_t$: the dependent steps before it is known)",
+                 fontsize=9)
+    ax.axis("off")
+    return fig
+
+
+def rnncell_loop(cell: torch.nn.RNNCell, x: torch.Tensor) -> torch.Tensor:
+    """The article's loop: h = cell(x[:, t], h) for t = 0..N-1; x (B, N, d) -> h_N (B, d_h)."""
+    h = x.new_zeros(x.shape[0], cell.hidden_size)
+    for t in range(x.shape[1]):                                # step t needs step t-1
+        h = cell(x[:, t], h)
+    return h
+
+
+def time_rnn_loop(seq_len: int, *, batch: int = 8, d: int = 32, repeats: int = 3) -> float:
+    """Seconds for one RNNCell loop over seq_len steps (best of `repeats`, one thread, no grad)."""
+    require_positive_int(seq_len, "seq_len (the sequence length)")
+    cell = torch.nn.RNNCell(d, d)
+    x = torch.randn(batch, seq_len, d)
+    best = float("inf")
+    with one_thread(), torch.no_grad():
+        rnncell_loop(cell, x[:, :8])                           # warm-up
+        for _ in range(repeats):
+            start = time.perf_counter()
+            rnncell_loop(cell, x)
+            best = min(best, time.perf_counter() - start)
+    return best
+
+
+def plot_loop_time(lengths: list[int], seconds: list[float]):
+    """Two panels against sequence length N: dependent steps (N) and the measured loop time."""
+    fig, (left, right) = new_figure(1, 2, width=9, height=3.2)
+    left.plot(lengths, lengths, "o-", color=COLORS[3])
+    left.set(xlabel="sequence length N", ylabel="dependent steps (count)",
+             title="steps that must run one after another", xlim=(0, None), ylim=(0, None))
+    ms = [1e3 * s for s in seconds]
+    slope = sum(n * m for n, m in zip(lengths, ms)) / sum(n * n for n in lengths)  # fit m = slope * N
+    right.plot(lengths, ms, "o", color=COLORS[0], label="measured")
+    right.plot([0, max(lengths)], [0, slope * max(lengths)], "--", color=COLORS[7], lw=0.8,
+               label=f"linear fit: {1e3 * slope:.0f} µs per step")
+    right.set(xlabel="sequence length N", ylabel="loop time (ms)", title="RNNCell loop time (this machine)",
+              xlim=(0, None), ylim=(0, None))
+    right.legend(fontsize=8)
+    return fig
+
+
+def plot_sequential_cost(seq_len: int = 256):
+    """Measure the loop at N/4, N/2, 3N/4 and N and draw dependent steps and time against N."""
+    require_positive_int(seq_len, "seq_len (the sequence length)", minimum=4)
+    lengths = [seq_len * k // 4 for k in (1, 2, 3, 4)]
+    return plot_loop_time(lengths, [time_rnn_loop(n, repeats=2) for n in lengths])
+
+
+@register
+def explore_sequential_cost() -> Explorer:
+    """A sequence-length slider over plot_sequential_cost (it measures as it draws)."""
+    return Explorer(plot_sequential_cost, {"seq_len": slider("sequence length", 16, 384, 16, 256)},
+                    name="sequential_cost")
+
+
+# --- exercises --------------------------------------------------------------------------
+
+def input_projection(x: torch.Tensor, W_xh: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """W_xh x_t + b for every t at once: x (B, T, d_in) -> (B, T, d_h), one matmul."""
+    return x @ W_xh.T + b
+
+
+def _rnn_step_inputs():
+    B, d_in, d_h = 3, 4, 5
+    return (torch.randn(B, d_in), torch.randn(B, d_h), torch.randn(d_h, d_in),
+            torch.randn(d_h, d_h) / d_h**0.5, torch.randn(d_h))
+
+
+def _projection_inputs():
+    return torch.randn(2, 7, 4), torch.randn(5, 4), torch.randn(5)
+
+
+def dependent_steps() -> int:
+    """h_100 needs h_99, which needs h_98, ... back to h_0: 100 tanh steps, one after another."""
+    return 100
+
+
+register_exercise("rnn_step", reference=rnn_step, make_inputs=_rnn_step_inputs,
+                  hint="h_t = tanh(x_t W_xh^T + h_prev W_hh^T + b); rows are batch items, so transpose W.")
+register_exercise("input_projection", reference=input_projection, make_inputs=_projection_inputs,
+                  hint="x @ W_xh.T works on (B, T, d_in) directly: matmul broadcasts over B and T.")
+register_exercise("dependent_steps", reference=dependent_steps,
+                  hint="count the arrows from h_0 to h_100 in the unrolled chain.")
