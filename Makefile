@@ -26,5 +26,12 @@ notebooks: setup      ## rebuild notebooks/*.ipynb from their .py sources and ex
 benchmark: setup      ## time every notebook and every widget redraw
 	$(PY) tools/benchmark.py
 
+.PHONY: slides colab
+slides: setup         ## export every notebook to reveal.js slides in build/slides/ (present live: RISE in `make lab`)
+	$(PY) tools/slides.py
+
+colab: setup          ## rewrite every notebook's Colab badge and setup cell from [tool.why-transformers] in pyproject.toml
+	$(PY) tools/colab.py
+
 clean:
 	rm -rf $(VENV) build artifacts

@@ -4,7 +4,8 @@
     python tools/build_notebooks.py 01 04    # only these
 
 Each notebook runs top to bottom in a fresh `python3` kernel, in notebooks/, and is
-written with its outputs and with clean metadata (no timings, no jupytext header).
+written with its outputs, with slide metadata for lecture mode (tools/slides.py: RISE and
+`make slides` read it) and with clean metadata (no timings, no jupytext header).
 """
 import sys
 import time
@@ -13,6 +14,9 @@ from pathlib import Path
 import jupytext
 import nbformat
 from nbclient import NotebookClient
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from slides import add_slide_metadata  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -43,7 +47,7 @@ def build(source: Path) -> float:
     NotebookClient(nb, timeout=600, kernel_name="python3", record_timing=False,
                    resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
     seconds = time.perf_counter() - start
-    nbformat.write(clean(nb), source.with_suffix(".ipynb"))
+    nbformat.write(clean(add_slide_metadata(nb)), source.with_suffix(".ipynb"))
     return seconds
 
 

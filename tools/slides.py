@@ -1,0 +1,145 @@
+"""Lecture mode: slide metadata for every notebook, and export to reveal.js slides.
+
+`tools/build_notebooks.py` calls `add_slide_metadata` on every notebook it builds, so each
+cell carries `metadata.slideshow.slide_type` (RISE in JupyterLab and nbconvert read it):
+
+* the title cell and every `## ` section start a **slide**; a `### ` heading a **subslide**;
+* the setup cell (tag `setup`) is **skipped**;
+* a long code cell (more than LONG_CODE_LINES lines) starts a **subslide**, and so does
+  any cell that would overflow the screen (SCREEN_ROWS rows of text, code and figures) or
+  put more than MAX_CODE_LINES lines of code on one screen;
+* everything else continues the current screen ("-").
+
+An author overrides any cell in the .py source, e.g. `# %% slideshow={"slide_type": "fragment"}`
+(or `# %% [markdown] slideshow={"slide_type": "fragment"}`): the build keeps it as it is.
+
+    python tools/slides.py            # export every notebook to build/slides/NN_name.slides.html
+    python tools/slides.py 00 04      # only these
+
+The HTML loads reveal.js from unpkg.com (nbconvert's default), so showing it needs the
+internet; set REVEAL_URL_PREFIX to a local reveal.js 4 copy to present offline, or present
+live from JupyterLab with RISE (jupyterlab-rise, in requirements.txt), which needs nothing.
+"""
+from __future__ import annotations
+
+import base64
+import math
+import os
+import struct
+import sys
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+OUT_DIR = ROOT / "build" / "slides"
+
+SCREEN_ROWS = 32          # what fits on one reveal.js screen, in rows of text (~22 px each)
+MAX_CODE_LINES = 30       # never more code than this on one screen
+LONG_CODE_LINES = 15      # a code cell longer than this gets a screen of its own
+ROW_PX = 22               # a figure of h pixels takes h / ROW_PX rows
+WIDGET_ROWS = 16          # controls plus the figure under them
+TEXT_OUTPUT_ROWS = 12     # a long printed output scrolls; count at most this much
+CHARS_PER_ROW = 90
+NEW_SCREEN = ("slide", "subslide")
+HIDDEN = ("skip", "notes")
+
+
+def slide_type(cell) -> str | None:
+    return cell.get("metadata", {}).get("slideshow", {}).get("slide_type")
+
+
+def _png_height(b64: str) -> int:
+    raw = base64.b64decode(b64[:64])          # the IHDR chunk: width, height at bytes 16..24
+    return struct.unpack(">II", raw[16:24])[1]
+
+
+def _text_rows(text: str) -> int:
+    return sum(max(1, math.ceil(len(line) / CHARS_PER_ROW)) for line in text.splitlines())
+
+
+def code_lines(cell) -> int:
+    """Non-blank lines of a code cell (what a reader has to read on the slide)."""
+    if cell["cell_type"] != "code":
+        return 0
+    return sum(1 for line in cell["source"].splitlines() if line.strip())
+
+
+def screen_rows(cell) -> int:
+    """About how many rows of a screen the cell takes, with its outputs."""
+    if cell["cell_type"] == "markdown":
+        return _text_rows(cell["source"]) + cell["source"].count("\n#")
+    rows = code_lines(cell)
+    for out in cell.get("outputs", []):
+        data = out.get("data", {})
+        if "application/vnd.jupyter.widget-view+json" in data:
+            rows += WIDGET_ROWS
+        elif "image/png" in data:
+            rows += math.ceil(_png_height(data["image/png"]) / ROW_PX)
+        else:
+            text = out.get("text") or data.get("text/markdown") or data.get("text/plain") or ""
+            rows += min(TEXT_OUTPUT_ROWS, _text_rows("".join(text)))
+    return rows
+
+
+def _heading(cell) -> str:
+    first = cell["source"].lstrip().split("\n", 1)[0] if cell["cell_type"] == "markdown" else ""
+    return first.split(" ", 1)[0] if first.startswith("#") else ""
+
+
+def add_slide_metadata(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Give every cell a slide type (see the module docstring); author's choices are kept."""
+    rows = code = 0
+    for i, cell in enumerate(nb.cells):
+        kind = slide_type(cell)
+        if kind is None:
+            heading, cell_rows, cell_code = _heading(cell), screen_rows(cell), code_lines(cell)
+            if "setup" in cell.get("metadata", {}).get("tags", []):
+                kind = "skip"
+            elif i == 0 or heading in ("#", "##"):
+                kind = "slide"
+            elif heading == "###" or cell_code > LONG_CODE_LINES:
+                kind = "subslide"
+            elif rows and (rows + cell_rows > SCREEN_ROWS or code + cell_code > MAX_CODE_LINES):
+                kind = "subslide"
+            else:
+                kind = "-"
+            cell.metadata["slideshow"] = {"slide_type": kind}
+        if kind in NEW_SCREEN:
+            rows, code = screen_rows(cell), code_lines(cell)
+        elif kind not in HIDDEN:
+            rows, code = rows + screen_rows(cell), code + code_lines(cell)
+    return nb
+
+
+def screens(nb: nbformat.NotebookNode) -> list[list]:
+    """The visible cells grouped by screen (a slide or a subslide), in order."""
+    groups: list[list] = []
+    for cell in nb.cells:
+        kind = slide_type(cell) or "-"
+        if kind in HIDDEN:
+            continue
+        if kind in NEW_SCREEN or not groups:
+            groups.append([])
+        groups[-1].append(cell)
+    return groups
+
+
+def export(notebook: Path, out_dir: Path = OUT_DIR) -> Path:
+    """Write `notebook` as reveal.js slides (scrolling when a screen is too long); the path."""
+    from nbconvert import SlidesExporter
+    options = {"reveal_url_prefix": os.environ["REVEAL_URL_PREFIX"]} if os.environ.get("REVEAL_URL_PREFIX") else {}
+    exporter = SlidesExporter(reveal_scroll=True, reveal_transition="none", **options)
+    body, _ = exporter.from_filename(str(notebook))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / f"{notebook.stem}.slides.html"
+    target.write_text(body, encoding="utf-8")
+    return target
+
+
+if __name__ == "__main__":
+    prefixes = sys.argv[1:]
+    for nb in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        if not prefixes or nb.name[:2] in prefixes:
+            print(f"{nb.stem}: {export(nb).relative_to(ROOT)}", flush=True)
