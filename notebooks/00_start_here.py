@@ -14,6 +14,8 @@
 # %% [markdown]
 # # 00 · Start here: why did Transformers replace RNNs?
 #
+# [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/00_start_here.ipynb)
+#
 # In 2017 *Attention Is All You Need* (Vaswani et al.) replaced recurrence with
 # self-attention, and within a few years RNNs and LSTMs had all but vanished from
 # large models. A short article (kept in four languages in this course's sources)
