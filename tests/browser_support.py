@@ -37,12 +37,11 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 
 # --------------------------------------------------------------------------- what to test
 def find_chromium() -> str | None:
-    """Debian's chromium (or $CHROMIUM), or None. Never downloads a browser."""
-    candidates = [os.environ.get("CHROMIUM", ""), "chromium", "chromium-browser", "/usr/bin/chromium"]
-    for c in candidates:
-        if c and (found := shutil.which(c)):
-            return found
-    return None
+    """$CHROMIUM if set (and nothing else), else Debian's chromium; None when there is none.
+    Never downloads a browser."""
+    candidates = [os.environ["CHROMIUM"]] if os.environ.get("CHROMIUM") else [
+        "chromium", "chromium-browser", "/usr/bin/chromium"]
+    return next((found for c in candidates if (found := shutil.which(c))), None)
 
 
 def explorer_names(ipynb: Path) -> list[str]:
