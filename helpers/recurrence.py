@@ -96,7 +96,7 @@ def plot_sequential_cost(seq_len: int = 256):
 @register
 def explore_sequential_cost() -> Explorer:
     """A sequence-length slider over plot_sequential_cost (it measures as it draws)."""
-    return Explorer(plot_sequential_cost, {"seq_len": slider("sequence length", 16, 384, 16, 256)},
+    return Explorer(plot_sequential_cost, {"seq_len": slider("sequence length", 16, 256, 16, 128)},
                     name="sequential_cost")
 
 

@@ -1,0 +1,351 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 02 · BPTT and the gradient product
+#
+# [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/02_bptt_gradients.ipynb)
+#
+# **You will learn**
+# * to write the Jacobian of one RNN step, $J_k = \mathrm{diag}(1 - h_k^2)\,W_{hh}$, and check the
+#   product of many of them against `torch.autograd`;
+# * how $\|\partial h_T / \partial h_0\|$ shrinks or grows with $T$, for linear and $\tanh$ RNNs, with
+#   orthogonal and Gaussian $W_{hh}$;
+# * the precise condition (largest *singular value* and the bound on $\tanh'$, Pascanu, Mikolov & Bengio
+#   2013), why the *eigenvalue* only sets the long-run rate, and the non-normal trap;
+# * why gradients are computed in float64 here, why clipping fixes exploding gradients, and why
+#   nothing as simple fixes vanishing ones.
+#
+# **The article's claim this notebook tests (C2)**, translated from the article:
+#
+# > *"As the sequence length $N$ increases, backpropagation through time (BPTT) requires repeated
+# > multiplication of matrices with the recurrent weight $W_{hh}$. If the largest eigenvalue of $W_{hh}$
+# > is less than 1, the gradients shrink exponentially (vanishing gradients). If it is greater than 1,
+# > they grow exponentially (exploding gradients)."*
+# >
+# > $$\frac{\partial E_t}{\partial h_1} = \frac{\partial E_t}{\partial h_t} \prod_{k=2}^{t} \frac{\partial h_k}{\partial h_{k-1}}$$
+
+# %% tags=["setup"]
+# Setup: on Colab, install the course helpers; anywhere else this cell does nothing.
+import sys
+if "google.colab" in sys.modules:
+    import subprocess
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q",
+                    "git+https://github.com/why-transformers/why-transformers"], check=True)
+
+# %%
+import torch
+from torch.testing import assert_close
+
+import helpers
+from helpers import bptt
+from helpers.spectra import largest_singular_value
+
+generator = helpers.set_seed(2)
+
+# %% [markdown]
+# ## One Jacobian per step
+#
+# Write the step of notebook 01 as $a_k = W_{hh} h_{k-1} + W_{xh} x_k + b$ and $h_k = \tanh(a_k)$. The
+# derivative of $h_k$ with respect to $h_{k-1}$ is a $(d \times d)$ matrix, the step Jacobian:
+#
+# $$J_k = \frac{\partial h_k}{\partial h_{k-1}} = \mathrm{diag}\big(\tanh'(a_k)\big)\, W_{hh}
+#       = \mathrm{diag}\big(1 - h_k^2\big)\, W_{hh},$$
+#
+# because $\tanh' = 1 - \tanh^2$. Row $i$ of $W_{hh}$ is scaled by how steep unit $i$'s $\tanh$ was. By
+# the chain rule, the gradient from step $T$ back to step $0$ is the product
+#
+# $$\frac{\partial h_T}{\partial h_0} = J_T\, J_{T-1} \cdots J_1 .$$
+#
+# This is the article's formula, and it is right. `bptt.jacobian_product` multiplies the $J_k$ out; below it
+# is checked against `torch.autograd`, which knows nothing of our formula (float64, $d = 4$, $T = 10$).
+
+# %%
+d, T = 4, 10
+W = helpers.matrix_with_spectral_radius(d, 1.0, generator=generator).double()
+W_xh, x = torch.randn(d, d, generator=generator).double(), torch.randn(T, d, generator=generator).double()
+h0 = torch.randn(d, generator=generator).double()
+
+ours = bptt.jacobian_product(W, T, x=x, W_xh=W_xh, h0=h0)       # J_T ... J_1, (d, d)
+final_state = lambda h: bptt.hidden_states(W, T, x=x, W_xh=W_xh, h0=h)[-1]
+theirs = torch.autograd.functional.jacobian(final_state, h0)     # autograd's dh_T/dh_0
+assert_close(ours, theirs)
+print("product of J_k equals autograd's Jacobian:", torch.allclose(ours, theirs, rtol=1e-10, atol=1e-12))
+
+# %% [markdown]
+# ## Linear RNN: the eigenvalue story, exactly
+#
+# Drop the $\tanh$ ($h_k = W_{hh}h_{k-1} + W_{xh}x_k$) and every $J_k$ is $W_{hh}$, so
+# $\partial h_T/\partial h_0 = W_{hh}^T$. Take $W_{hh} = \rho\,Q$ with $Q$ orthogonal ($d = 64$): all its
+# eigenvalues have modulus $\rho$ *and* all its singular values equal $\rho$, so $\|W_{hh}^T\|_2 = \rho^T$.
+# `helpers.jacobian_norms` computes $\|\partial h_T/\partial h_0\|_2$ for every $T$ in float64.
+
+# %%
+for rho in (0.9, 1.0, 1.1):
+    norms = bptt.gradient_norms(rho, 200, kind="orthogonal", nonlinearity="linear")  # d = 64
+    print(f"rho = {rho}:  T=50: {norms[49]:.2g}  (rho^50 = {rho**50:.2g})    "
+          f"T=200: {norms[199]:.2g}  (rho^200 = {rho**200:.2g})")
+
+# %% [markdown]
+# About $5\times10^{-3}$, $1$ and $1.2\times10^{2}$ at $T = 50$; about $7\times10^{-10}$, $1$ and
+# $2\times10^{8}$ at $T = 200$. Exponential in $T$, exactly as the article says, *for this matrix*.
+# Now the same three spectral radii with a Gaussian $W_{hh}$ (dashed), and with the $\tanh$ put back,
+# driven by inputs of unit size ($x_t \sim \mathcal N(0, I)$, $W_{xh} = I$), on the right.
+
+# %%
+bptt.plot_gradient_norm_grid(T=200)
+
+# %% [markdown]
+# Two things do not fit the article's rule:
+#
+# * **Left, dashed:** the Gaussian matrices start by *growing*, even the one with $\rho = 0.9$, and only
+#   later settle to the slope $\rho^T$.
+# * **Right:** with the $\tanh$, every curve vanishes, even at $\rho = 1.1$, where the rule predicts an
+#   explosion.
+#
+# The next three sections explain both.
+#
+# ## The precise statement: singular values and $\tanh'$
+#
+# A norm bound on each factor bounds the product. With $\|\mathrm{diag}(v)\|_2 = \max_i |v_i|$,
+#
+# $$\|J_k\|_2 \le \max_i |\tanh'(a_{k,i})| \cdot \|W_{hh}\|_2 \le \gamma\,\sigma_{\max}(W_{hh}),
+# \qquad \Big\|\frac{\partial h_T}{\partial h_0}\Big\|_2 \le \big(\gamma\,\sigma_{\max}\big)^T,$$
+#
+# with $\gamma = 1$ for $\tanh$ ($\tfrac14$ for the sigmoid). This is the statement of Pascanu, Mikolov &
+# Bengio (2013), refining Bengio, Simard & Frasconi (1994):
+#
+# * $\sigma_{\max} < 1/\gamma$ is **sufficient** for vanishing: the bound goes to 0;
+# * $\sigma_{\max} > 1/\gamma$ is **necessary, not sufficient**, for exploding: without it the product
+#   cannot grow, with it it may still vanish (as the $\tanh$ panel shows).
+#
+# The largest singular value $\sigma_{\max} = \|W\|_2$ is the most any vector can be stretched in one
+# step; the spectral radius $\rho$ (largest $|\lambda|$) can be far smaller. They are equal for *normal*
+# matrices (orthogonal, symmetric), not for a random Gaussian one:
+
+# %%
+for rho in (0.9, 1.0, 1.1):
+    Wg = helpers.matrix_with_spectral_radius(64, rho, kind="gaussian", generator=torch.Generator().manual_seed(0))
+    norms = bptt.gradient_norms(rho, 200, kind="gaussian", nonlinearity="linear")
+    peak = int(norms.argmax()) + 1
+    print(f"rho = {rho}: sigma_max = {largest_singular_value(Wg):.2f};  ||W^T|| peaks at {norms.max():.3g} "
+          f"(T = {peak}), is {norms[49]:.2g} at T=50 and {norms[199]:.2g} at T=200")
+
+# %% [markdown]
+# So a Gaussian $W_{hh}$ with $\rho = 0.9$ has $\sigma_{\max} \approx 1.6$ and the gradient first grows
+# (to about 1.7) before it vanishes; with $\rho = 1.0$, $\sigma_{\max} \approx 1.8$ and it grows to
+# about 2.9 and stays of order one. The curriculum's expectation of $\sigma_{\max} \approx 1.7$ to $2$
+# matches these matrices.
+#
+# ## The eigenvalue sets the long-run rate (Gelfand's formula)
+#
+# The article's eigenvalue is not wrong, it answers a different question. Gelfand's formula says that for
+# any matrix $\|W^k\|^{1/k} \to \rho(W)$ as $k \to \infty$: **in the long run** the product of a linear RNN
+# grows or shrinks like $\rho^k$, whatever happens at first. For the Gaussian $W_{hh}$ with $\rho = 0.9$:
+
+# %%
+Wg = helpers.matrix_with_spectral_radius(64, 0.9, kind="gaussian", generator=torch.Generator().manual_seed(0)).double()
+for k in (1, 10, 100, 1000):
+    rate = torch.linalg.matrix_norm(torch.linalg.matrix_power(Wg, k), ord=2).item() ** (1 / k)
+    print(f"k = {k:4d}: ||W^k||^(1/k) = {rate:.4f}")
+print(f"spectral radius rho = {helpers.spectral_radius(Wg):.4f}")
+
+# %% [markdown]
+# The per-step rate starts at $\sigma_{\max}$ and approaches $\rho = 0.9$ as $k$ grows.
+#
+# ## The non-normal trap
+#
+# How long is "the long run"? For a non-normal matrix it can be long enough to matter. Take
+#
+# $$W = \begin{pmatrix} 0.9 & 5 \\ 0 & 0.9 \end{pmatrix}, \qquad
+#   W^k = \begin{pmatrix} 0.9^k & 5k\,0.9^{k-1} \\ 0 & 0.9^k \end{pmatrix}.$$
+#
+# Both eigenvalues are $0.9$, so by the article's rule gradients vanish. But the off-diagonal entry grows
+# like $k\,0.9^{k-1}$ before it decays:
+
+# %%
+W_trap = torch.tensor([[0.9, 5.0], [0.0, 0.9]], dtype=torch.float64)
+powers = bptt.power_norms(W_trap, 80)                            # ||W^k||, k = 0..80
+print(f"rho = {helpers.spectral_radius(W_trap):.2f}, sigma_max = {largest_singular_value(W_trap):.2f}")
+print(f"||W^5|| = {powers[5]:.1f};  largest ||W^k|| = {powers.max():.1f} at k = {int(powers.argmax())}")
+print(f"||W^k|| first drops below 1 at k = {int((powers[1:] < 1).nonzero()[0]) + 1}")
+
+# %% [markdown]
+# With $\rho = 0.9$, $\|W^5\| \approx 16$: the gradient is amplified about twentyfold at its peak, and
+# stays above 1 for more than 50 steps.
+
+# %%
+bptt.plot_non_normal(coupling=5.0, eigenvalue=0.9)
+
+# %% [markdown]
+# Move the **off-diagonal coupling** and the **eigenvalue**: with coupling 0 the matrix is normal and
+# $\|W^k\| = \lambda^k$ exactly; the larger the coupling, the higher and longer the hump, at the same
+# eigenvalue.
+
+# %%
+bptt.explore_non_normal()
+
+# %% [markdown]
+# ## $\tanh$ saturation: why $\rho = 1.1$ vanishes
+#
+# With the $\tanh$, each $J_k$ carries $\mathrm{diag}(1 - h_k^2)$. Near $h = 0$ (no input) this is the
+# identity and the $\tanh$ RNN behaves like the linear one. Driven by inputs of unit size, the hidden
+# units sit well away from 0, their slopes are well below 1, and the per-step factor drops below 1 even
+# when $\rho > 1$. Orthogonal $W_{hh}$, $d = 64$:
+
+# %%
+x_unit, W_in = bptt.unit_inputs(200, 64)
+for rho in (0.9, 1.0, 1.1):
+    Wo = helpers.matrix_with_spectral_radius(64, rho, kind="orthogonal", generator=torch.Generator().manual_seed(0))
+    H = bptt.hidden_states(Wo, 200, x=x_unit, W_xh=W_in)
+    norm50 = bptt.gradient_norms(rho, 50, kind="orthogonal", nonlinearity="tanh")[-1].item()
+    print(f"rho = {rho}: mean tanh' = {(1 - H**2).mean():.2f}; ||dh_50/dh_0|| = {norm50:.1g}; "
+          f"per-step factor {norm50 ** (1 / 50):.2f}")
+
+# %% [markdown]
+# The average slope $\tanh'$ is about 0.5, so the effective per-step factor is about 0.6 to 0.7 and even
+# $\rho = 1.1$ gives about $2\times10^{-8}$ after 50 steps. In practice vanishing, not exploding, is the
+# common failure of a $\tanh$ RNN. (The slopes depend on the input scale: with much smaller inputs the units stay
+# near 0 and the $\tanh$ RNN behaves like the linear one.) Here is the picture for one spectral radius, with $\rho^T$ dotted for reference:
+
+# %%
+bptt.plot_gradient_norms(eigenvalue=1.1, seq_len=200)
+
+# %% [markdown]
+# Move the **eigenvalue** (the spectral radius of $W_{hh}$) and the **sequence length**. Watch the linear
+# orthogonal curve follow $\rho^T$, the Gaussian one bulge above it first, and the $\tanh$ curves stay far
+# below both unless $\rho$ is large. (The widget uses $d = 32$ and about 50 points per curve so that it
+# redraws quickly; values beyond float64 are drawn as red triangles, not dropped.)
+
+# %%
+bptt.explore_gradient_norms()
+
+# %% [markdown]
+# ## Why float64
+#
+# These products leave the range of float32 quickly. The smallest positive normal float32 is about
+# $10^{-38}$ (subnormals reach $10^{-45}$, then zero); float64 goes to about $10^{-308}$. Multiply out
+# $W^{200}$ for $W = 0.5\,I$ (true norm $0.5^{200} \approx 6\times10^{-61}$) in each:
+
+# %%
+print(f"smallest normal float32: {torch.finfo(torch.float32).tiny:.1e},  float64: {torch.finfo(torch.float64).tiny:.1e}")
+W_half = 0.5 * torch.eye(8)
+for dtype in (torch.float32, torch.float64):
+    print(f"||W^200|| multiplied out in {dtype}: {bptt.naive_product_norm(W_half, 200, dtype):.2g}")
+
+# %% [markdown]
+# float32 returns exactly 0: the gradient has not become small, it has become *unmeasurable*. That is why
+# every norm in this notebook is float64, and why `helpers.jacobian_norms` also keeps the product
+# normalised and tracks its scale as a logarithm: past float64's range it reports `inf` (overflow) or 0,
+# never NaN.
+#
+# ## Exploding gradients have a simple fix: clipping
+#
+# When the gradient explodes, one SGD step with it throws the weights far away. Pascanu et al. (2013)
+# proposed **clipping the gradient norm**: if $\|g\| > c$, replace $g$ by $c\,g/\|g\|$. The direction is
+# kept, only the step size is capped. In PyTorch it is one call, `torch.nn.utils.clip_grad_norm_`.
+# A linear RNN with $\rho = 1.1$ over 200 steps:
+
+# %%
+W_rec = helpers.matrix_with_spectral_radius(16, 1.1, kind="orthogonal", generator=generator).double().requires_grad_()
+inputs = torch.randn(200, 16, generator=generator).double()
+h = torch.zeros(16, dtype=torch.float64)
+for x_t in inputs:
+    h = W_rec @ h + x_t                                          # linear: nothing saturates
+h.sum().backward()
+raw = W_rec.grad.clone()
+before = torch.nn.utils.clip_grad_norm_([W_rec], max_norm=1.0)   # rescales W_rec.grad in place
+print(f"gradient norm before clipping: {before:.2e};  after: {W_rec.grad.norm():.3f}")
+print("same direction:", torch.allclose(W_rec.grad / W_rec.grad.norm(), raw / raw.norm()))
+
+# %% [markdown]
+# ## Vanishing gradients have no such fix
+#
+# Why not scale a vanishing gradient *up*? Because the gradient is not uniformly small. The loss at step
+# $T$ gets a contribution from every earlier input, and only the contributions from far back vanish. Here
+# is $\|\partial L/\partial x_t\|$ for a $\tanh$ RNN ($\rho = 0.9$, unit inputs, $L = \sum h_{100}$):
+
+# %%
+W_tanh = helpers.matrix_with_spectral_radius(16, 0.9, kind="orthogonal", generator=generator)
+grads = bptt.input_gradient_norms(W_tanh, 100)                   # ||dL/dx_t||, t = 1..100
+print(f"from the last input: {grads[-1]:.2g};  from the first: {grads[0]:.2g};  ratio {grads[0] / grads[-1]:.1g}")
+scaled = 1e6 * grads                                             # any rescaling of the whole gradient...
+print(f"after scaling everything by 1e6, the ratio is still {scaled[0] / scaled[-1]:.1g}")
+
+# %% [markdown]
+# The total gradient is dominated by the last few inputs; the first input's share is a few times
+# $10^{-27}$ of it. Rescaling multiplies every contribution by the same number, so the long-range signal stays buried
+# (and in float32 it would already be zero). Fixing vanishing needs a different *architecture*, one whose
+# Jacobian along some path stays near the identity: the LSTM's additive cell state (notebook 03),
+# orthogonal or unitary recurrences, skip connections, or attention, which connects step $T$ to step 1
+# directly (notebook 04).
+#
+# ## Verdict
+#
+# **C2: the mechanism is right, the condition is imprecise.**
+#
+# * Right: BPTT multiplies the step Jacobians (checked against autograd above), and the product shrinks
+#   or grows exponentially in $T$. For a linear RNN with orthogonal $W_{hh}$ the eigenvalue rule is exact
+#   ($0.9^{50} \approx 5\times10^{-3}$, $1.1^{200} \approx 2\times10^{8}$, as printed).
+# * Imprecise: the guarantee is on the largest **singular value** with the bound on $\tanh'$
+#   (Pascanu et al. 2013): $\sigma_{\max} < 1$ suffices for vanishing, $\sigma_{\max} > 1$ is only
+#   necessary for exploding. The eigenvalue sets the **asymptotic rate** (Gelfand); before that, a
+#   non-normal $W_{hh}$ with $\rho = 0.9$ can amplify gradients many times over.
+# * Missing: $\tanh$ saturation. With inputs of realistic size even $\rho = 1.1$ vanishes, so vanishing is
+#   the typical failure, and it is the hard one: clipping fixes explosion in one line, nothing as simple
+#   fixes vanishing.
+#
+# ## Summary
+#
+# * $J_k = \mathrm{diag}(1 - h_k^2)W_{hh}$; $\partial h_T/\partial h_0 = J_T\cdots J_1$ (the chain rule, as the
+#   article writes).
+# * $\|\partial h_T/\partial h_0\| \le (\gamma\,\sigma_{\max})^T$: singular values give the guarantee,
+#   eigenvalues give the long-run rate, and they differ for non-normal matrices.
+# * $\tanh'$ below 1 makes gradients vanish even for $\rho > 1$.
+# * Use float64 (or logs) to measure these products; clip to tame explosions; vanishing needs a new
+#   architecture.
+#
+# ## Exercises
+#
+# **1. The step Jacobian.** Given $h_k$ $(d,)$ and $W_{hh}$ $(d, d)$, return
+# $J_k = \mathrm{diag}(1 - h_k^2)W_{hh}$ $(d, d)$.
+
+# %%
+def my_step_jacobian(h_k, W_hh):
+    raise NotImplementedError
+
+helpers.check("tanh_step_jacobian", my_step_jacobian)
+
+# %% [markdown]
+# **2. The Jacobian of a linear RNN.** For $h_k = W_{hh}h_{k-1} + W_{xh}x_k$, return
+# $\partial h_T/\partial h_0$ given `W_hh` $(d, d)$ and the integer `T`.
+
+# %%
+def my_linear_rnn_jacobian(W_hh, T):
+    raise NotImplementedError
+
+helpers.check("linear_rnn_jacobian", my_linear_rnn_jacobian)
+
+# %% [markdown]
+# **3. A bound.** A $\tanh$ RNN has $\sigma_{\max}(W_{hh}) = 0.9$. What is the best upper bound the
+# inequality above gives for $\|\partial h_{50}/\partial h_0\|_2$? Replace `None` with a number (a Python
+# expression is fine).
+
+# %%
+answer = None
+helpers.check("vanishing_bound", answer)
+
+# %% [markdown]
+# Stuck? `helpers.solution("tanh_step_jacobian")` prints a reference answer (the same works for the others).
+#
+# Next: [03 · LSTM gating](03_lstm_gating.ipynb).
