@@ -1,10 +1,15 @@
 """Scaled dot-product attention and multi-head self-attention, from scratch."""
+import functools
 import math
 
+import ipywidgets as W
 import torch
 from torch import nn
 
 from .checks import require_positive_int, require_tensor
+from .exercises import register_exercise
+from .plots import COLORS, new_figure
+from .widgets import Explorer, register
 
 
 def scaled_dot_product_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
@@ -39,6 +44,28 @@ def causal_mask(L: int) -> torch.Tensor:
     return torch.ones(L, L, dtype=torch.bool).tril()
 
 
+def padding_mask(lengths: list[int], S: int) -> torch.Tensor:
+    """(B, 1, S) boolean, True on the real tokens: every query may attend to them, not to padding."""
+    for n in lengths:
+        if not (isinstance(n, int) and 1 <= n <= S):
+            raise ValueError(f"each length must be an integer in 1..S={S}, got {n!r}")
+    return (torch.arange(S) < torch.tensor(lengths)[:, None])[:, None, :]  # (B, 1, S)
+
+
+def split_heads(x: torch.Tensor, n_heads: int) -> torch.Tensor:
+    """(B, L, d_model) -> (B, n_heads, L, d_model / n_heads): head h gets columns h*hs:(h+1)*hs."""
+    B, L, d_model = x.shape
+    if d_model % n_heads:
+        raise ValueError(f"d_model={d_model} is not divisible by n_heads={n_heads}")
+    return x.view(B, L, n_heads, d_model // n_heads).transpose(1, 2)  # (B, nh, L, hs)
+
+
+def merge_heads(x: torch.Tensor) -> torch.Tensor:
+    """(B, n_heads, L, hs) -> (B, L, n_heads * hs): the heads side by side again."""
+    B, nh, L, hs = x.shape
+    return x.transpose(1, 2).reshape(B, L, nh * hs)                   # (B, L, d_model)
+
+
 class MultiHeadSelfAttention(nn.Module):
     """Split into heads, attend, merge, project; the layout of nn.MultiheadAttention."""
 
@@ -58,13 +85,10 @@ class MultiHeadSelfAttention(nn.Module):
         """x (B, L, d_model) -> out (B, L, d_model), per-head weights (B, n_heads, L, L)."""
         if x.dim() != 3 or x.shape[-1] != self.d_model:
             raise ValueError(f"x must have shape (B, L, {self.d_model}), got {tuple(x.shape)}")
-        B, L, _ = x.shape
-        hs = self.d_model // self.n_heads
         q, k, v = self.in_proj(x).split(self.d_model, dim=-1)   # each (B, L, d_model)
-        q, k, v = (t.view(B, L, self.n_heads, hs).transpose(1, 2) for t in (q, k, v))  # (B, nh, L, hs)
+        q, k, v = (split_heads(t, self.n_heads) for t in (q, k, v))  # each (B, nh, L, hs)
         out, weights = scaled_dot_product_attention(q, k, v, mask)  # (B, nh, L, hs)
-        out = out.transpose(1, 2).reshape(B, L, self.d_model)   # (B, L, d_model)
-        return self.out_proj(out), weights
+        return self.out_proj(merge_heads(out)), weights             # (B, L, d_model)
 
     @classmethod
     def from_torch(cls, mha: nn.MultiheadAttention) -> "MultiHeadSelfAttention":
@@ -83,3 +107,113 @@ class MultiHeadSelfAttention(nn.Module):
                 ours.in_proj.bias.copy_(mha.in_proj_bias)
                 ours.out_proj.bias.copy_(mha.out_proj.bias)
         return ours
+
+
+def identity_attention(d: int) -> nn.MultiheadAttention:
+    """nn.MultiheadAttention(d, 1 head, batch_first=True) whose projections are the identity.
+
+    Then mha(x, x, x) is plain softmax(x x^T / sqrt(d)) x: only the masks differ.
+    """
+    mha = nn.MultiheadAttention(d, 1, bias=False, batch_first=True)
+    with torch.no_grad():
+        mha.in_proj_weight.copy_(torch.eye(d).repeat(3, 1))   # [W_q; W_k; W_v] = [I; I; I]
+        mha.out_proj.weight.copy_(torch.eye(d))
+    return mha
+
+
+# ---- Why sqrt(d_k): the variance of q.k grows with d_k --------------------------------
+
+DK_CHOICES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+
+
+def entropy(weights: torch.Tensor) -> torch.Tensor:
+    """-sum_j p_j ln p_j over the last dimension, in nats (0 for one-hot, ln S for uniform)."""
+    return -(weights * weights.clamp_min(1e-30).log()).sum(-1)
+
+
+def random_scores(d_k: int, n_queries: int = 1, S: int = 16, seed: int = 0) -> torch.Tensor:
+    """q . k for q, k with independent N(0, 1) entries: (n_queries, S), variance d_k."""
+    require_positive_int(d_k, "d_k")
+    g = torch.Generator().manual_seed(seed)
+    q = torch.randn(n_queries, d_k, generator=g)
+    k = torch.randn(S, d_k, generator=g)
+    return q @ k.T                                              # (n_queries, S)
+
+
+@functools.lru_cache(maxsize=None)
+def mean_entropies(S: int = 16, n_queries: int = 256) -> dict[str, list[float]]:
+    """Mean entropy of softmax(q.k) and softmax(q.k / sqrt(d_k)) for each d_k in DK_CHOICES."""
+    rows = {"raw": [], "scaled": []}
+    for d_k in DK_CHOICES:
+        s = random_scores(d_k, n_queries, S, seed=d_k)
+        rows["raw"].append(entropy(s.softmax(-1)).mean().item())
+        rows["scaled"].append(entropy((s / math.sqrt(d_k)).softmax(-1)).mean().item())
+    return rows
+
+
+def plot_scaling(d_k: int = 64, S: int = 16):
+    """One query against S keys: the weights with and without 1/sqrt(d_k), and their entropy."""
+    s = random_scores(d_k, 1, S)[0]                             # (S,)
+    raw, scaled = s.softmax(-1), (s / math.sqrt(d_k)).softmax(-1)
+    fig, ax = new_figure(width=6.4, height=3.2)
+    j = list(range(S))
+    ax.plot(j, raw.tolist(), "o-", color=COLORS[3],
+            label=f"softmax(q·k): entropy {entropy(raw):.2f} nats")
+    ax.plot(j, scaled.tolist(), "s-", color=COLORS[0],
+            label=f"softmax(q·k / √d_k): entropy {entropy(scaled):.2f} nats")
+    ax.set(ylim=(-0.02, 1.02), xlabel="key j", ylabel="attention weight",
+           title=f"One query, {S} keys, d_k = {d_k} (uniform: entropy ln {S} = {math.log(S):.2f})")
+    ax.legend(fontsize=8, loc="upper right")
+    return fig
+
+
+def plot_entropy_vs_dk(S: int = 16):
+    """Mean entropy of the weights against d_k, with and without the 1/sqrt(d_k) scaling."""
+    rows = mean_entropies(S)
+    fig, ax = new_figure(width=6.0, height=3.2)
+    ax.plot(DK_CHOICES, rows["raw"], "o-", color=COLORS[3], label="softmax(q·k)")
+    ax.plot(DK_CHOICES, rows["scaled"], "s-", color=COLORS[0], label="softmax(q·k / √d_k)")
+    ax.axhline(math.log(S), ls=":", color=COLORS[7], label=f"uniform: ln {S} = {math.log(S):.2f}")
+    ax.set(xscale="log", ylim=(0, math.log(S) * 1.1), xlabel="d_k (dimensions, log scale)",
+           ylabel="entropy (nats)", title=f"Mean entropy over 256 random queries, {S} keys")
+    ax.legend(fontsize=8)
+    return fig
+
+
+@register
+def explore_scaling() -> Explorer:
+    """A d_k slider (powers of two) over plot_scaling."""
+    control = W.SelectionSlider(description="d_k", options=DK_CHOICES, value=64,
+                                continuous_update=False, style={"description_width": "initial"})
+    return Explorer(plot_scaling, {"d_k": control}, name="scaling")
+
+
+# ---- Exercises ------------------------------------------------------------------------
+
+def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    """softmax(q k^T / sqrt(d_k)) v; q (..., L, d_k), k (..., S, d_k), v (..., S, d_v)."""
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (..., L, S)
+    return scores.softmax(dim=-1) @ v                           # (..., L, d_v)
+
+
+def _qkv() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    return torch.randn(2, 5, 8), torch.randn(2, 7, 8), torch.randn(2, 7, 3)
+
+
+register_exercise("attention", reference=attention, make_inputs=_qkv,
+                  hint="scores are q @ k.transpose(-2, -1), divided by sqrt(d_k) = sqrt(q.shape[-1]); "
+                       "softmax over the keys (dim=-1), then multiply by v.")
+register_exercise("score_variance", reference=lambda: 64.0,
+                  hint="q.k is a sum of d_k products q_i k_i, each with mean 0 and variance 1.")
+register_exercise("uniform_entropy", reference=lambda: math.log(16),
+                  hint="uniform weights are 1/S each; -sum (1/S) ln(1/S) = ln S (natural log).")
+
+
+def _split_inputs() -> tuple[torch.Tensor, int]:
+    return torch.randn(2, 5, 12), int(torch.tensor([1, 2, 3, 4, 6, 12])[torch.randint(6, ())])
+
+
+register_exercise("split_heads", reference=split_heads, make_inputs=_split_inputs,
+                  hint="view as (B, L, n_heads, hs), then swap L and n_heads with transpose(1, 2).")
+register_exercise("mha_parameter_count", reference=lambda: 4 * 64 * 64 + 4 * 64,
+                  hint="in_proj is (3 d, d) plus 3 d biases; out_proj is (d, d) plus d biases.")

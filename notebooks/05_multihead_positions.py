@@ -1,0 +1,325 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# %% [markdown]
+# # 05 · Multi-head attention and positions
+#
+# [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/05_multihead_positions.ipynb)
+#
+# Notebook 04 built one attention: one set of weights per query. A Transformer layer runs
+# several in parallel, **heads**, each free to look for something different (Vaswani et al.
+# 2017, section 3.2.2). And attention by itself cannot tell word order, so the Transformer
+# adds **positional encodings** to its inputs (section 3.5).
+#
+# **You will learn**
+# * to split into heads, attend, merge and project, and to match `nn.MultiheadAttention`
+#   weight for weight (and three of its traps);
+# * what heads buy (and what they do not cost: parameters);
+# * that self-attention without positions ignores order exactly, and how the sinusoidal
+#   encoding fixes that.
+#
+# **The article's claim this notebook tests** (translated from the article):
+#
+# > **C6** "Since self-attention has no inherent sequence order, the Transformer injects
+# > positional encodings into the input embeddings to preserve word order."
+
+# %% tags=["setup"]
+# Setup: on Colab, install the course helpers; anywhere else this cell does nothing.
+import sys
+if "google.colab" in sys.modules:
+    import subprocess
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q",
+                    "git+https://github.com/why-transformers/why-transformers"], check=True)
+
+# %%
+import math
+
+import torch
+from torch import nn
+
+import helpers
+from helpers import attention, multihead, positional
+
+generator = helpers.set_seed(5)
+
+# %% [markdown]
+# ## Split, attend, merge, project
+#
+# With $h$ heads and model width $d_{\text{model}}$, each head works in
+# $d_k = d_{\text{model}}/h$ dimensions:
+#
+# $$\mathrm{head}_i = \mathrm{Attention}(Q_i, K_i, V_i), \qquad
+# \mathrm{MultiHead}(x) = [\mathrm{head}_1, \dots, \mathrm{head}_h]\, W_o ,$$
+#
+# where $Q = xW_q$ (and likewise $K$, $V$) is computed once for all heads, and $Q_i$ is its
+# $i$-th block of $d_k$ columns. Step by step, with shapes, for $d_{\text{model}} = 16$ and
+# 4 heads:
+
+# %%
+d_model, n_heads = 16, 4
+mha = nn.MultiheadAttention(d_model, n_heads, batch_first=True)   # PyTorch's layer, at init
+x = torch.randn(2, 6, d_model, generator=generator)                # (B, L, d_model)
+W_q, W_k, W_v = mha.in_proj_weight.split(d_model)                   # in_proj_weight = [W_q; W_k; W_v]
+b_q, b_k, b_v = mha.in_proj_bias.split(d_model)
+q, k, v = x @ W_q.T + b_q, x @ W_k.T + b_k, x @ W_v.T + b_v         # each (2, 6, 16)
+q, k, v = (attention.split_heads(t, n_heads) for t in (q, k, v))    # each (2, 4, 6, 4): (B, h, L, d_k)
+heads, weights = helpers.scaled_dot_product_attention(q, k, v)      # (2, 4, 6, 4), (2, 4, 6, 6)
+merged = attention.merge_heads(heads)                               # (2, 6, 16)
+out = mha.out_proj(merged)                                          # (2, 6, 16)
+print("in_proj_weight", tuple(mha.in_proj_weight.shape), "-> q, k, v per head", tuple(q.shape),
+      "-> weights", tuple(weights.shape), "-> out", tuple(out.shape))
+
+# %% [markdown]
+# The scale inside each head is $1/\sqrt{d_k} = 1/\sqrt{d_{\text{model}}/h}$, here
+# $1/\sqrt{4}$: `helpers.scaled_dot_product_attention` reads $d_k$ from the last dimension
+# of `q`, which after the split is 4. Now the same numbers from PyTorch. Ask for
+# `average_attn_weights=False` to get one map per head:
+
+# %%
+theirs, their_weights = mha(x, x, x, average_attn_weights=False)
+torch.testing.assert_close(out, theirs)
+torch.testing.assert_close(weights, their_weights)
+print(f"max |ours - nn.MultiheadAttention| = {(out - theirs).abs().max():.1e} (output), "
+      f"{(weights - their_weights).abs().max():.1e} (weights)")
+
+# %% [markdown]
+# The course wraps these steps in `helpers.MultiHeadSelfAttention`, with the same layout;
+# `from_torch` copies a PyTorch layer's weights into it:
+
+# %%
+ours = helpers.MultiHeadSelfAttention.from_torch(mha)
+ours_out, ours_weights = ours(x)                                     # (2, 6, 16), (2, 4, 6, 6)
+torch.testing.assert_close(ours_out, theirs)
+print("helpers.MultiHeadSelfAttention matches:", tuple(ours_out.shape), tuple(ours_weights.shape))
+
+# %% [markdown]
+# ### Two traps in `nn.MultiheadAttention`
+#
+# **Averaged weights.** By default (`need_weights=True`, `average_attn_weights=True`) the
+# weights it returns are the *mean over heads*, one $L \times L$ map per sequence: the
+# individual heads are gone.
+
+# %%
+_, averaged = mha(x, x, x)                                           # the defaults
+print("default weights:", tuple(averaged.shape), "  per head:", tuple(their_weights.shape))
+print(f"max |default - mean of the heads| = {(averaged - their_weights.mean(1)).abs().max():.1e}")
+
+# %% [markdown]
+# **`batch_first` is False by default.** Then the layer reads its input as
+# $(L, B, d_{\text{model}})$. Give it a $(B, L, d_{\text{model}})$ tensor and it runs without
+# complaint, attending *across the batch* instead of along the sentence:
+
+# %%
+default_layer = nn.MultiheadAttention(d_model, n_heads)               # batch_first=False
+with torch.no_grad():
+    default_layer.load_state_dict(mha.state_dict())                   # the very same weights
+wrong, wrong_weights = default_layer(x, x, x)                          # x is (B=2, L=6, d)
+print("weights:", tuple(wrong_weights.shape), "= 6 'sequences' of 2 'tokens'")
+print(f"max |wrong - right| = {(wrong - theirs).abs().max():.2f}")
+right, _ = default_layer(x.transpose(0, 1), x.transpose(0, 1), x.transpose(0, 1))
+print(f"with x.transpose(0, 1): max |difference| = {(right.transpose(0, 1) - theirs).abs().max():.1e}")
+
+# %% [markdown]
+# The telltale sign is the weights' shape: $(6, 2, 2)$, six "sequences" of two "tokens". Pass
+# `batch_first=True`, as this course does, or transpose. (The third trap, the boolean mask
+# that means *may not attend*, is in notebook 04.)
+#
+# ## Heads you can read: a toy sentence
+#
+# Random weights give random maps. To see what heads *can* do, we build a layer by hand for the
+# sentence "the cat sat on the mat". Each word's 16-number embedding says *what* it is (one of
+# 4 word types: determiner, noun, verb, preposition) and *where* it is (one of 6 positions):
+
+# %%
+words = multihead.SENTENCE
+x_toy = multihead.toy_embeddings()                                   # (1, 6, 16)
+for word, e in zip(words, x_toy[0]):
+    print(f"{word:>4}: type dims {e[:4].int().tolist()}  position dims {e[8:14].int().tolist()}")
+
+# %% [markdown]
+# Then we set $W_q$ and $W_k$ of an `nn.MultiheadAttention(16, 2)` by hand (the values $W_v$
+# and the output $W_o$ are the identity):
+#
+# * **head 0, "previous word"**: the query of position $p$ points at position $p - 1$;
+# * **head 1, "grammar"**: the query of a determiner, a verb or a preposition asks for a noun;
+#   the query of a noun asks for the verb.
+#
+# Below are the two heads' maps and, on the right, what the default `need_weights=True`
+# would return: their average.
+
+# %%
+toy = multihead.hand_built_heads()
+_, toy_weights = toy(x_toy, x_toy, x_toy, average_attn_weights=False)  # (1, 2, 6, 6)
+maps = torch.cat([toy_weights[0], toy_weights[0].mean(0, keepdim=True)])  # (3, 6, 6)
+multihead.plot_sentence_heads(maps, ["head 0: previous word", "head 1: grammar",
+                                     "mean of the heads (default)"])
+
+# %% [markdown]
+# Read a row to see where a word looks: in head 0, "sat" looks at "cat" and "mat" looks at
+# "the"; "the" at position 0 has no previous word, so its attention spreads evenly. In head 1,
+# "cat" and "mat" look at "sat", and "sat" splits its attention between the two nouns. Notice
+# that head 1 knows only word *types*: both "the"s attend to "cat" and "mat" equally, since
+# nothing in that head says which noun is nearer. Order has to come from somewhere (here, from
+# the position dimensions that head 0 uses). The averaged map mixes the two patterns and
+# shows neither clearly. The strongest weights, printed:
+
+# %%
+for h, name in enumerate(["previous word", "grammar"]):
+    picks = [f"{words[i]}->{words[j]} {toy_weights[0, h, i, j]:.2f}"
+             for i, j in enumerate(toy_weights[0, h].argmax(-1).tolist())]
+    print(f"head {h} ({name}): " + ", ".join(picks))
+
+# %% [markdown]
+# ## How many heads?
+#
+# Splitting $d_{\text{model}}$ into more heads gives more, narrower maps. It does **not**
+# change the parameter count: $W_q, W_k, W_v, W_o$ are always $d_{\text{model}} \times
+# d_{\text{model}}$, plus biases, $4 d_{\text{model}}^2 + 4 d_{\text{model}}$:
+
+# %%
+for h in multihead.HEAD_CHOICES:
+    layer = nn.MultiheadAttention(16, h, batch_first=True)
+    print(f"{h:2d} heads x d_k = {16 // h:2d}: {multihead.parameter_count(layer)} parameters")
+
+# %% [markdown]
+# Here are the maps of an untrained layer with 4 heads, on the toy sentence (its weights are
+# random, so the patterns mean nothing yet; training is what makes heads specialise):
+
+# %%
+multihead.plot_heads(n_heads=4)
+
+# %% [markdown]
+# Choose the number of **heads** (only divisors of $d_{\text{model}} = 16$ are possible). The
+# title shows the dimensions per head and the parameter count, which stays at 1088.
+
+# %%
+multihead.explore_heads()
+
+# %% [markdown]
+# ## Attention has no sense of order
+#
+# Shuffle the tokens of a sequence with a permutation $P$. Self-attention computes the same
+# scores between the same pairs, just in shuffled rows and columns, so its output is the
+# shuffled output: $\mathrm{MHA}(Px) = P\,\mathrm{MHA}(x)$ (it is *permutation-equivariant*).
+# "the cat sat on the mat" and "the mat sat on the cat" give the same vectors, reordered. We
+# test it on a random sequence of 10 tokens:
+
+# %%
+layer = ours                                                         # the layer copied from PyTorch above
+x = torch.randn(1, 10, 16, generator=generator)                      # (B=1, L=10, d_model=16)
+perm = torch.randperm(10, generator=generator)
+gap_plain = positional.permutation_gap(layer, x, perm)
+print(f"permutation {perm.tolist()}")
+print(f"without positions: max |MHA(Px) - P MHA(x)| = {gap_plain:.1e}")
+
+# %% [markdown]
+# The difference is float32 rounding error (about 1e-7): the layer cannot see order at all.
+#
+# ## Sinusoidal positional encoding
+#
+# The fix is to add to each *slot* $p$ a vector that depends only on $p$:
+#
+# $$PE_{p,\,2i} = \sin\!\left(\frac{p}{10000^{2i/d_{\text{model}}}}\right), \qquad
+# PE_{p,\,2i+1} = \cos\!\left(\frac{p}{10000^{2i/d_{\text{model}}}}\right).$$
+#
+# Each pair of dimensions is a clock that turns at its own speed, from one turn every
+# $2\pi \approx 6$ positions (the first pair) to one turn every $2\pi \cdot 10000$ positions
+# (the last). Left, the encoding for 64 positions; right, how similar two positions' encodings
+# are:
+
+# %%
+positional.plot_encoding(T=64, d_model=64)
+
+# %% [markdown]
+# Nearby positions have similar encodings, and the similarity falls off with distance along
+# bands parallel to the diagonal: it depends on the offset $p - q$, not on $p$ itself. That is
+# exact: $PE_{p+k}$ is a rotation of $PE_p$ that depends only on $k$, so the dot product
+# $PE_p \cdot PE_{p+k}$ is the same for every $p$:
+
+# %%
+pe64 = helpers.sinusoidal_positional_encoding(64, 64)
+for offset in (1, 5, 20):
+    dots = (pe64[:-offset] * pe64[offset:]).sum(-1)                  # PE_p . PE_{p+offset}, every p
+    same = bool(dots.max() - dots.min() < 1e-4)
+    print(f"offset {offset:2d}: PE_p . PE_(p+offset) = {dots.mean():6.2f}, the same for every p: {same}")
+
+# %% [markdown]
+# Now add the encoding to the slots *after* shuffling the tokens (a word moved to slot 3 gets
+# slot 3's encoding) and repeat the test:
+
+# %%
+pe = helpers.sinusoidal_positional_encoding(10, 16)                   # (10, 16)
+gap_pe = positional.permutation_gap(layer, x, perm, pe=pe)
+gap_causal = positional.permutation_gap(layer, x, perm, mask=helpers.causal_mask(10))
+size = layer(x + pe)[0].abs().max().item()
+print(f"with sinusoidal encoding: max |MHA(Px + PE) - P MHA(x + PE)| = {gap_pe:.2f}")
+print(f"causal mask, no encoding: max |MHA(Px) - P MHA(x)|           = {gap_causal:.2f}")
+print(f"for scale, the output itself:  max |MHA(x + PE)|             = {size:.2f}")
+assert gap_pe > 1e4 * gap_plain
+
+# %% [markdown]
+# With the encoding, shuffling the words changes the output by an amount comparable to the
+# output's own entries (compare the first and the last line printed above), millions of times
+# the rounding error of the test without positions: the layer now sees order. The last
+# line shows that a **causal mask** also breaks the symmetry, since position $t$ sees a
+# different set of tokens than position $t+1$; decoder-only language models trained without
+# any positional encoding do learn positional information this way (Haviv et al. 2022).
+#
+# ## Verdict
+#
+# **C6 is true.** Without positional information, self-attention is permutation-equivariant,
+# exactly up to float rounding (about 1e-7 here): "the cat sat on the mat" and "the mat sat on
+# the cat" look the same to it. Adding the sinusoidal encoding to the inputs makes the output
+# depend on order. Two nuances: the sinusoidal encoding is one choice among several (learned
+# embeddings, relative positions, rotary encodings and ALiBi are common today), and a causal
+# mask alone already breaks the symmetry.
+#
+# ## Summary
+#
+# * Multi-head attention: project once, split $d_{\text{model}}$ into $h$ contiguous blocks of
+#   $d_k = d_{\text{model}}/h$, attend in each with scale $1/\sqrt{d_k}$, merge, project by
+#   $W_o$. It matches `nn.MultiheadAttention`, whose `in_proj_weight` is $[W_q; W_k; W_v]$.
+# * Traps: `batch_first=False` by default; `need_weights=True` averages the heads unless
+#   `average_attn_weights=False`; the boolean `attn_mask` means *may not attend*.
+# * More heads: more, narrower maps, the same $4 d_{\text{model}}^2 + 4 d_{\text{model}}$
+#   parameters.
+# * Without positions, $\mathrm{MHA}(Px) = P\,\mathrm{MHA}(x)$; sinusoidal encodings (or a
+#   causal mask) break that symmetry.
+#
+# ## Exercises
+#
+# **1. Split into heads.** Complete `my_split_heads`: it takes `x` of shape
+# $(B, L, d_{\text{model}})$ and returns $(B, h, L, d_{\text{model}}/h)$, head $i$ holding
+# columns $i\,d_k$ to $(i+1)\,d_k - 1$ (the layout of `nn.MultiheadAttention`).
+
+# %%
+def my_split_heads(x, n_heads):
+    """(B, L, d_model) -> (B, n_heads, L, d_model // n_heads)."""
+    raise NotImplementedError
+
+
+helpers.check("split_heads", my_split_heads)
+
+# %% [markdown]
+# **2. Count parameters.** How many parameters does `nn.MultiheadAttention(64, 8)` have
+# (with its default biases)? Work it out, then check it with `multihead.parameter_count`.
+
+# %%
+answer = None
+helpers.check("mha_parameter_count", answer)
+
+# %% [markdown]
+# `helpers.solution("split_heads")` prints a reference solution, when you want it.
+#
+# Next: [06 · Parallelism and cost, measured](06_parallelism_cost.ipynb).
