@@ -151,8 +151,8 @@ assert seconds[2] > 2 * seconds[0] and seconds[3] > 2 * seconds[1], "4x the step
 recurrence.plot_loop_time(lengths, seconds)
 
 # %% [markdown]
-# Now move the **sequence length** slider: each redraw runs the loop again at $N/4$, $N/2$, $3N/4$ and $N$.
-# The number of dependent steps (left) is exactly $N$; the measured time (right) follows a line
+# Now move the **sequence length** slider: each redraw runs the loop again, once, at $N/4$, $N/2$, $3N/4$
+# and $N$. The number of dependent steps is exactly $N$ (the title); the measured times follow a line
 # through the origin, up to the noise of your machine.
 
 # %%
