@@ -155,7 +155,7 @@ def plot_scaling(d_k: int = 64, S: int = 16):
     """One query against S keys: the weights with and without 1/sqrt(d_k), and their entropy."""
     s = random_scores(d_k, 1, S)[0]                             # (S,)
     raw, scaled = s.softmax(-1), (s / math.sqrt(d_k)).softmax(-1)
-    fig, ax = new_figure(width=6.4, height=3.2)
+    fig, ax = new_figure(width=6.0, height=3.0)
     j = list(range(S))
     ax.plot(j, raw.tolist(), "o-", color=COLORS[3],
             label=f"softmax(q·k): entropy {entropy(raw):.2f} nats")

@@ -62,9 +62,9 @@ def draw_maps(ax, weights: torch.Tensor, titles: list[str], words=SENTENCE, ncol
         r, c = divmod(h, ncols)
         canvas[r * (L + 1): r * (L + 1) + L, c * (L + 1): c * (L + 1) + L] = weights[h].detach()
         ax.text(c * (L + 1) + (L - 1) / 2, r * (L + 1) - 0.7, titles[h], ha="center", fontsize=8)
-    image = ax.imshow(canvas.numpy(), vmin=0, vmax=1, cmap="viridis")
+    image = ax.imshow(canvas.numpy(), vmin=0, vmax=1, cmap="viridis", interpolation="nearest")
     ax.grid(False)
-    labelled = ncols if ncols <= 4 else 1      # many heads: words under the first map only (faster)
+    labelled = ncols if ncols <= 3 else 1      # many heads: words under the first map only (faster)
     ax.set_xticks([c * (L + 1) + j for c in range(labelled) for j in range(L)])
     ax.set_xticklabels(list(words) * labelled, rotation=90, fontsize=7)
     ax.set_yticks([r * (L + 1) + i for r in range(nrows) for i in range(L)])
@@ -108,7 +108,7 @@ def plot_heads(n_heads: int = 2, seed: int = 0):
     with torch.no_grad():
         _, weights = mha(toy_embeddings())                   # (1, nh, L, L)
     hs = D_MODEL // n_heads
-    fig, ax = new_figure(width=9.0, height=3.2 if n_heads <= 8 else 3.9)
+    fig, ax = new_figure(width=8.0, height=2.9 if n_heads <= 8 else 3.6)
     draw_maps(ax, weights[0], [f"head {h}" for h in range(n_heads)])
     ax.set_title(f"{n_heads} head{'s' if n_heads > 1 else ''} × {hs} dimension{'s' if hs > 1 else ''} "
                  f"per head = d_model {D_MODEL};  parameters: {parameter_count(mha)} (untrained)",

@@ -12,7 +12,6 @@
 # ---
 
 # %% [markdown]
-# %% [markdown]
 # # 04 · Scaled dot-product attention
 #
 # [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/04_attention.ipynb)

@@ -12,7 +12,6 @@
 # ---
 
 # %% [markdown]
-# %% [markdown]
 # # 05 · Multi-head attention and positions
 #
 # [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/05_multihead_positions.ipynb)
