@@ -144,8 +144,8 @@ for rho in (0.9, 1.0, 1.1):
 # %% [markdown]
 # So a Gaussian $W_{hh}$ with $\rho = 0.9$ has $\sigma_{\max} \approx 1.6$ and the gradient first grows
 # (to about 1.7) before it vanishes; with $\rho = 1.0$, $\sigma_{\max} \approx 1.8$ and it grows to
-# about 2.9 and stays of order one. The curriculum's expectation of $\sigma_{\max} \approx 1.7$ to $2$
-# matches these matrices.
+# about 2.9 and stays of order one. (The three are one random matrix rescaled, so $\sigma_{\max}/\rho$ is
+# the same for all of them; with $\rho = 1.1$ it explodes as predicted, but faster at first.)
 #
 # ## The eigenvalue sets the long-run rate (Gelfand's formula)
 #
