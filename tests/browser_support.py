@@ -319,3 +319,28 @@ def timed_move(page, explorer: str, control: Control, step: int, timeout_ms: int
     page.wait_for_function("() => window.__redraw.t1 !== null", timeout=timeout_ms)
     state = page.evaluate("() => window.__redraw")
     return state["t1"] - state["t0"], state["text"]
+
+
+_JS_KERNEL_PRINT = """
+async (code) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  let out = '';
+  const future = kernel.requestExecute({code, silent: false, store_history: false});
+  future.onIOPub = (msg) => { if (msg.header.msg_type === 'stream' && msg.content.name === 'stdout') out += msg.content.text; };
+  await future.done;
+  return out;
+}
+"""
+
+
+def kernel_redraw_ms(page, name: str) -> float | None:
+    """The kernel's own time for the last redraw of Explorer `name` (its `last_redraw_s`), ms:
+    what the browser measures minus this is the browser's and the messages' share."""
+    code = ("import gc as _gc, json as _json, warnings as _w\nfrom helpers.widgets import Explorer as _E\n"
+            "with _w.catch_warnings():\n"
+            "    _w.simplefilter('ignore')\n"
+            f"    _found = [e for e in _gc.get_objects() if isinstance(e, _E) and e.name == {name!r}]\n"
+            "print(_json.dumps(max(_found, key=lambda e: e.redraws).last_redraw_s * 1000 if _found else None))\n"
+            "del _gc, _json, _w, _E, _found")
+    out = page.evaluate(_JS_KERNEL_PRINT, code).strip()
+    return json.loads(out) if out else None

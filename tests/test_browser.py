@@ -77,7 +77,8 @@ def write_redraw_log(rows: list[dict]) -> None:
     B.REDRAW_JSON.parent.mkdir(parents=True, exist_ok=True)
     B.REDRAW_JSON.write_text(json.dumps({
         "about": "headless Chromium + JupyterLab: ms from a key press on a widget's control to its "
-                 "repainted output; one list per widget factory (helpers.widgets.EXPLORERS)",
+                 "repainted output; one list per widget factory (helpers.widgets.EXPLORERS). In details, "
+                 "kernel_redraw_ms is the kernel's own share (Explorer.last_redraw_s) of each move",
         "target_median_ms": TARGET_MEDIAN_MS, "median_ms": round(statistics.median(every), 1),
         "cpu_count": os.cpu_count(), "load_average_1min": round(os.getloadavg()[0], 2),
         **per_factory, "details": details}, indent=2) + "\n")
@@ -105,7 +106,7 @@ def test_widgets_redraw_in_browser(notebook, lab, browser, redraw_log):
             controls = B.controls(page, selector)
             assert any(c.kind != "other" for c in controls), f"{name}: no control a learner can move"
             for control in (c for c in controls if c.kind != "other"):
-                times = []
+                times, kernel_times = [], []
                 for step in range(len(B.SLIDER_KEYS)):
                     try:
                         ms, text = B.timed_move(page, selector, control, step)
@@ -113,12 +114,15 @@ def test_widgets_redraw_in_browser(notebook, lab, browser, redraw_log):
                         pytest.fail(f"{notebook}: moving {control.label!r} of widget {name!r} "
                                     f"did not change its output: {e}", pytrace=False)
                     times.append(round(ms, 1))
+                    kernel_ms = B.kernel_redraw_ms(page, name)
+                    kernel_times.append(None if kernel_ms is None else round(kernel_ms, 1))
                     assert "Cannot draw this" not in text, f"{name}, {control.label}: {text}"
                 errors = B.error_outputs(page)
                 assert not errors, f"{name}, moving {control.label!r}: " + "\n".join(errors)
                 redraw_log.append({"notebook": Path(notebook).stem, "widget": name, "factory": factory,
                                    "control": control.label, "redraw_ms": times,
-                                   "median_ms": statistics.median(times)})
+                                   "median_ms": statistics.median(times),
+                                   "kernel_redraw_ms": kernel_times})
             after = screenshot(page, selector, shot.with_name(shot.name + "__after.png"))
             assert after != before, f"{name}: the widget looks the same after its controls moved"
         medians = {f"{r['widget']}/{r['control']}": r["median_ms"] for r in redraw_log
