@@ -6,6 +6,7 @@ control of every Explorer as a learner would (arrow keys on a slider), and check
 output changes, with no error anywhere in the page. Screenshots of each widget before and
 after go to artifacts/screenshots/; the time from each key press to the repainted figure
 goes to artifacts/browser_redraw.json (the benchmark reads it; target: median < 300 ms).
+Lecture mode too: RISE shows the first notebook as reveal.js slides, one per slide cell.
 
 Without Chromium these tests skip (install it: `apt-get install chromium`); with CI=true
 a missing Chromium fails them. Set CHROMIUM=/path/to/chrome to use another binary.
@@ -129,6 +130,29 @@ def test_widgets_redraw_in_browser(notebook, lab, browser, redraw_log):
                    if r["notebook"] == Path(notebook).stem}
         slow = {k: v for k, v in medians.items() if v > LIMIT_MEDIAN_MS}
         assert not slow, f"redraw in the browser too slow (ms, target {TARGET_MEDIAN_MS}): {slow}"
+    finally:
+        page.close()
+        lab.shutdown_kernels()
+
+
+def test_lecture_mode_renders_in_browser(lab, browser):
+    """RISE (jupyterlab-rise) shows notebook 00 as reveal.js slides, one per slide cell."""
+    path = sorted(B.NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))[0]
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    n_slides = sum(c["metadata"].get("slideshow", {}).get("slide_type") == "slide" for c in nb["cells"])
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{lab.url}/rise/{path.name}?token={lab.token}")
+        page.wait_for_selector(".reveal .slides section.present", timeout=90_000)
+        shown = page.evaluate("() => document.querySelectorAll('.reveal .slides > section').length")
+        assert shown == n_slides >= 3, f"RISE shows {shown} slides, the metadata says {n_slides}"
+        title = "".join(nb["cells"][0]["source"]).splitlines()[0].lstrip("# ").strip()
+        assert title in page.inner_text(".reveal .slides section.present")
+        B.SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(B.SCREENSHOTS / f"rise__{path.stem}.png"))
+        assert not errors, errors
     finally:
         page.close()
         lab.shutdown_kernels()
