@@ -116,8 +116,8 @@ print("c_t == c_prev + i*g:", torch.allclose(c_open, c_prev + gates_open.i * gat
 #
 # From now on every experiment uses one LSTM with $d_{in} = d_h = 64$, PyTorch's default initialisation and
 # seed 3, driven by random inputs $x_t \sim \mathcal{N}(0, I)$ (stand-ins for token embeddings). Here are its
-# gates over 60 steps: on the left the mean over the 64 units with a 10-90 % band, on the right the forget gate
-# of every unit.
+# gates over 60 steps: the mean over the 64 units of $i_t$, $f_t$ and $o_t$, and a band that holds the forget gate
+# of 80 % of the units (10th to 90th percentile).
 
 # %%
 gating.plot_gates(forget_bias=0.0, T=60)
