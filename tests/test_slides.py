@@ -56,11 +56,11 @@ def test_rules_headings_setup_long_code_and_author_overrides():
     fragment.metadata["slideshow"] = {"slide_type": "fragment"}
     nb = slides.add_slide_metadata(_nb(
         md("# 01 · Title"), setup, code("x = 1"), md("## An idea"), md("step 1"), fragment,
-        md("### A detail"), code("\n".join(f"y{i} = {i}" for i in range(20))),
+        md("### A detail"), md("text above\n\n## Mid-cell section\n\ntext"), code("\n".join(f"y{i} = {i}" for i in range(20))),
         *[code("\n".join(f"z{i} = {i}" for i in range(12))) for _ in range(3)]))
     kinds = [slides.slide_type(c) for c in nb.cells]
-    assert kinds[:8] == ["slide", "skip", "-", "slide", "-", "fragment", "subslide", "subslide"]
-    assert kinds[8:] == ["subslide", "-", "subslide"], "a screen never holds more than 30 lines of code"
+    assert kinds[:9] == ["slide", "skip", "-", "slide", "-", "fragment", "subslide", "slide", "subslide"]
+    assert kinds[9:] == ["subslide", "-", "subslide"], "a screen never holds more than 30 lines of code"
     again = slides.add_slide_metadata(nbformat.from_dict(copy.deepcopy(nb)))
     assert [slides.slide_type(c) for c in again.cells] == kinds, "idempotent"
 

@@ -3,7 +3,9 @@
 `tools/build_notebooks.py` calls `add_slide_metadata` on every notebook it builds, so each
 cell carries `metadata.slideshow.slide_type` (RISE in JupyterLab and nbconvert read it):
 
-* the title cell and every `## ` section start a **slide**; a `### ` heading a **subslide**;
+* the title cell and every `## ` section start a **slide**; a `### ` heading a **subslide**
+  (a heading anywhere in a markdown cell makes the whole cell start it: begin the cell
+  with the heading);
 * the setup cell (tag `setup`) is **skipped**;
 * a long code cell (more than LONG_CODE_LINES lines) starts a **subslide**, and so does
   any cell that would overflow the screen (SCREEN_ROWS rows of text, code and figures) or
@@ -84,8 +86,13 @@ def screen_rows(cell) -> int:
 
 
 def _heading(cell) -> str:
-    first = cell["source"].lstrip().split("\n", 1)[0] if cell["cell_type"] == "markdown" else ""
-    return first.split(" ", 1)[0] if first.startswith("#") else ""
+    """The highest heading in a markdown cell ("#", "##", "###"), or ""; a heading anywhere in
+    the cell counts, so a section that starts mid-cell still gets its slide."""
+    if cell["cell_type"] != "markdown":
+        return ""
+    levels = [line.split(" ", 1)[0] for line in cell["source"].splitlines()
+              if line.startswith("#") and " " in line and set(line.split(" ", 1)[0]) == {"#"}]
+    return min(levels, key=len, default="")
 
 
 def add_slide_metadata(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
