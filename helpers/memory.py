@@ -1,0 +1,261 @@
+"""Notebook 07: small RNN, LSTM and attention models trained on first-token recall.
+
+Fifteen models (five kinds x three delays) are trained *at once*: each kind is an
+ensemble whose parameters carry a leading member axis M, so one batched matmul runs
+every member. Members share no parameters, the loss is the sum of the members' losses,
+and Adam updates each number on its own, so this is exactly fifteen separate trainings,
+done in one loop (tests/test_models.py checks it). All members see the same batches.
+"""
+import math
+from dataclasses import dataclass, field
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from tqdm.auto import tqdm
+
+from .attention import scaled_dot_product_attention
+from .plots import COLORS, new_figure
+from .positional import sinusoidal_positional_encoding
+from .tasks import VOCAB, first_token_recall
+from .widgets import Explorer, register, slider
+
+KINDS = ("tanh RNN", "LSTM", "LSTM, forget bias +3", "attention + positions",
+         "attention, no positions")
+DELAYS = (10, 30, 100)
+
+
+@dataclass
+class Budget:
+    """The training budget every model gets: the same for all fifteen."""
+    steps: int = 200        # Adam steps
+    batch: int = 64         # sequences per step
+    lr: float = 1e-2        # Adam learning rate
+    d: int = 32             # embedding, hidden and attention width
+    eval_every: int = 20    # measure test accuracy every this many steps
+    n_test: int = 500       # held-out sequences per measurement (std. error ~0.01 at chance)
+
+
+def _uniform(generator: torch.Generator, *shape: int, bound: float) -> nn.Parameter:
+    """U(-bound, bound): PyTorch's default init for nn.RNN, nn.LSTM and nn.Linear."""
+    return nn.Parameter((torch.rand(*shape, generator=generator) * 2 - 1) * bound)
+
+
+class _Ensemble(nn.Module):
+    """M independent models of one kind for one delay: a leading member axis M on every
+    parameter. Shared parts: token embeddings (M, V, d) and an output layer (M, d, V)."""
+
+    def __init__(self, M: int, delay: int, d: int, generator: torch.Generator):
+        super().__init__()
+        self.delay = delay                                                      # answer at t = delay
+        self.emb = nn.Parameter(torch.randn(M, VOCAB, d, generator=generator))  # like nn.Embedding
+        self.W_out = _uniform(generator, M, d, VOCAB, bound=1 / math.sqrt(d))
+        self.b_out = _uniform(generator, M, 1, VOCAB, bound=1 / math.sqrt(d))
+
+    def embed(self, x: torch.Tensor) -> torch.Tensor:
+        """x (B, L) tokens -> (M, B, delay + 1, d): each member's embedding of x[:, :delay+1]."""
+        return self.emb[:, x[:, : self.delay + 1]]
+
+    def read_out(self, h: torch.Tensor) -> torch.Tensor:
+        """h (M, B, d) -> logits (M, B, V)."""
+        return h @ self.W_out + self.b_out
+
+
+class RNNEnsemble(_Ensemble):
+    """M tanh RNNs, h_t = tanh(W_xh x_t + W_hh h_{t-1} + b), read out at t = delay."""
+
+    def __init__(self, M: int, delay: int, d: int, generator: torch.Generator):
+        super().__init__(M, delay, d, generator)
+        k = 1 / math.sqrt(d)
+        self.W_xh, self.W_hh = _uniform(generator, M, d, d, bound=k), _uniform(generator, M, d, d, bound=k)
+        self.b = nn.Parameter(_uniform(generator, M, 1, d, bound=k) + _uniform(generator, M, 1, d, bound=k))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """x (B, L) tokens -> logits (M, B, V)."""
+        U = self.embed(x) @ self.W_xh.transpose(1, 2)[:, None] + self.b[:, None]  # (M, B, T+1, d)
+        h = torch.zeros_like(U[:, :, 0])                                 # (M, B, d)
+        for u_t in U.unbind(dim=2):                                      # sequential in t
+            h = torch.tanh(u_t + h @ self.W_hh.transpose(1, 2))          # (M, B, d)
+        return self.read_out(h)                                          # (M, B, V)
+
+
+class LSTMEnsemble(_Ensemble):
+    """M LSTMs (gates i, f, g, o as in nn.LSTM), read out at t = delay; the forget-gate
+    bias of member m starts at PyTorch's default init plus forget_bias[m]."""
+
+    def __init__(self, forget_bias: list[float], delay: int, d: int, generator: torch.Generator):
+        M, k = len(forget_bias), 1 / math.sqrt(d)
+        super().__init__(M, delay, d, generator)
+        self.W_ih, self.W_hh = _uniform(generator, M, 4 * d, d, bound=k), _uniform(generator, M, 4 * d, d, bound=k)
+        b = _uniform(generator, M, 1, 4 * d, bound=k) + _uniform(generator, M, 1, 4 * d, bound=k)
+        b.data[:, :, d:2 * d] += torch.tensor(forget_bias, dtype=torch.float32)[:, None, None]
+        self.b = nn.Parameter(b.data)                                    # b_ih + b_hh, (M, 1, 4d)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """x (B, L) tokens -> logits (M, B, V)."""
+        U = self.embed(x) @ self.W_ih.transpose(1, 2)[:, None] + self.b[:, None]  # (M, B, T+1, 4d)
+        h = c = U.new_zeros(U.shape[0], U.shape[1], self.W_hh.shape[2])  # (M, B, d)
+        for u_t in U.unbind(dim=2):                                      # sequential in t
+            zi, zf, zg, zo = (u_t + h @ self.W_hh.transpose(1, 2)).chunk(4, dim=-1)
+            c = zf.sigmoid() * c + zi.sigmoid() * zg.tanh()              # (M, B, d)
+            h = zo.sigmoid() * c.tanh()                                  # (M, B, d)
+        return self.read_out(h)                                          # (M, B, V)
+
+
+class AttentionEnsemble(_Ensemble):
+    """M one-layer, one-head self-attention models, read out at the last position
+    t = delay: the last row of the attention matrix (the other rows never reach the
+    loss). Member m adds sinusoidal positional encodings when positions[m] is True."""
+
+    def __init__(self, positions: list[bool], delay: int, d: int, generator: torch.Generator):
+        M, k = len(positions), 1 / math.sqrt(d)
+        super().__init__(M, delay, d, generator)
+        self.register_buffer("positions", torch.tensor(positions, dtype=torch.float32))  # (M,)
+        self.register_buffer("pe", sinusoidal_positional_encoding(delay + 1, d))          # (T+1, d)
+        self.W_qkv = _uniform(generator, M, d, 3 * d, bound=k)           # [W_q W_k W_v]^T
+        self.b_qkv = _uniform(generator, M, 1, 1, 3 * d, bound=k)
+
+    def forward(self, x: torch.Tensor, return_weights: bool = False):
+        """x (B, L) tokens -> logits (M, B, V) (and attention weights (M, B, T+1))."""
+        e = self.embed(x) + self.positions[:, None, None, None] * self.pe  # (M, B, T+1, d)
+        q, k, v = (e @ self.W_qkv[:, None] + self.b_qkv).chunk(3, dim=-1)  # each (M, B, T+1, d)
+        out, w = scaled_dot_product_attention(q[:, :, -1:], k, v)         # (M, B, 1, d), (M, B, 1, T+1)
+        logits = self.read_out(out[:, :, 0])                              # (M, B, V)
+        return (logits, w[:, :, 0]) if return_weights else logits
+
+
+def make_models(delays=DELAYS, d: int = 32, seed: int = 0) -> dict[int, list[_Ensemble]]:
+    """For each delay, the five kinds of KINDS as three ensembles of 1, 2 and 2 members."""
+    g = torch.Generator().manual_seed(seed)
+    return {T: [RNNEnsemble(1, T, d, g), LSTMEnsemble([0.0, 3.0], T, d, g),
+                AttentionEnsemble([True, False], T, d, g)] for T in delays}
+
+
+def predict(ensembles: list[_Ensemble], x: torch.Tensor) -> torch.Tensor:
+    """Logits of the five kinds at one delay: (len(KINDS), B, V), rows in the order of KINDS."""
+    return torch.cat([m(x) for m in ensembles])
+
+
+def _accuracies(models: dict, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """(len(KINDS), n_delays) test accuracy."""
+    with torch.no_grad():
+        cols = [(predict(ens, x).argmax(-1) == y).float().mean(-1) for ens in models.values()]
+    return torch.stack(cols, dim=1)
+
+
+@dataclass
+class Results:
+    """Test accuracy of every model, measured during training."""
+    delays: tuple[int, ...]
+    budget: Budget
+    steps: list[int] = field(default_factory=list)          # where accuracy was measured
+    accuracy: list[torch.Tensor] = field(default_factory=list)  # each (len(KINDS), n_delays)
+    models: dict = field(default_factory=dict, repr=False)
+
+    def at(self, step: int | None = None) -> torch.Tensor:
+        """(len(KINDS), n_delays) accuracy at `step` (default: the end of training)."""
+        step = self.steps[-1] if step is None else step
+        if step not in self.steps:
+            raise ValueError(f"step must be one of the measured steps {self.steps}, got {step!r}")
+        return self.accuracy[self.steps.index(step)]
+
+    def table(self, step: int | None = None) -> str:
+        """The accuracy table as text: one row per model kind, one column per delay."""
+        acc = self.at(step)
+        lines = [f"{'model':<26}" + "".join(f"T={T:<7}" for T in self.delays)]
+        lines += [f"{kind:<26}" + "".join(f"{a:<9.2f}" for a in row.tolist())
+                  for kind, row in zip(KINDS, acc)]
+        return "\n".join(lines)
+
+
+LATEST: Results | None = None  # the last training run, for the explorer
+
+
+def train_all(delays=DELAYS, budget: Budget = Budget(), seed: int = 0,
+              progress: bool = True) -> Results:
+    """Train every kind at every delay on the same batches; return accuracies over training."""
+    global LATEST
+    delays = tuple(delays)
+    models = make_models(delays, budget.d, seed)
+    params = [p for ens in models.values() for m in ens for p in m.parameters()]
+    opt = torch.optim.Adam(params, lr=budget.lr)
+    data = torch.Generator().manual_seed(seed + 1)
+    x_test, y_test = first_token_recall(budget.n_test, max(delays),
+                                        generator=torch.Generator().manual_seed(seed + 2))
+    results = Results(delays, budget, models=models)
+    for step in tqdm(range(budget.steps + 1), desc="training 15 models", disable=not progress):
+        if step % budget.eval_every == 0:
+            results.steps.append(step)
+            results.accuracy.append(_accuracies(models, x_test, y_test))
+        if step == budget.steps:
+            break
+        x, y = first_token_recall(budget.batch, max(delays), generator=data)  # (B, L), (B,)
+        logits = torch.cat([predict(ens, x) for ens in models.values()])       # (15, B, V)
+        loss = F.cross_entropy(logits.flatten(0, 1), y.repeat(len(logits)), reduction="sum")
+        opt.zero_grad()
+        (loss / budget.batch).backward()  # the sum of the 15 members' mean losses
+        opt.step()
+    LATEST = results
+    return results
+
+
+# --- figures ----------------------------------------------------------------------------
+
+_STYLE = {"tanh RNN": (COLORS[7], "o", "-"), "LSTM": (COLORS[1], "s", "-"),
+          "LSTM, forget bias +3": (COLORS[3], "s", "--"),
+          "attention + positions": (COLORS[0], "D", "-"),
+          "attention, no positions": (COLORS[5], "D", ":")}
+
+
+def plot_accuracy_vs_delay(results: Results, step: int | None = None, bound=None):
+    """Test accuracy against the delay T, one line per model kind, at training `step`.
+
+    `bound` (optional, one value per delay) is the ceiling of an order-blind model.
+    """
+    acc = results.at(step)
+    fig, ax = new_figure(width=6.8, height=3.8)
+    for kind, row in zip(KINDS, acc):
+        color, marker, ls = _STYLE[kind]
+        ax.plot(results.delays, row.tolist(), marker=marker, ls=ls, color=color, label=kind)
+    ax.axhline(1 / VOCAB, color="grey", lw=1, ls="--", label=f"chance (1/{VOCAB})")
+    if bound is not None:
+        ax.plot(results.delays, list(bound), color="grey", lw=1, ls=":",
+                label="best order-blind guess")
+    shown = results.steps[-1] if step is None else step
+    ax.set(xscale="log", xticks=list(results.delays), xticklabels=[str(T) for T in results.delays],
+           ylim=(0, 1.05), xlabel="delay T (tokens between the target and the answer)",
+           ylabel="test accuracy", title=f"first-token recall after {shown} Adam steps")
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1, 0.5))
+    return fig
+
+
+def plot_learning_curves(results: Results, delay: int):
+    """Test accuracy against training step at one delay, one line per model kind."""
+    if delay not in results.delays:
+        raise ValueError(f"delay must be one of the trained delays {results.delays}, got {delay!r}")
+    j = results.delays.index(delay)
+    curves = torch.stack(results.accuracy)[:, :, j]                    # (n_steps, kinds)
+    fig, ax = new_figure(width=6.8, height=3.4)
+    for i, kind in enumerate(KINDS):
+        color, marker, ls = _STYLE[kind]
+        ax.plot(results.steps, curves[:, i].tolist(), marker=marker, ms=3, ls=ls, color=color,
+                label=kind)
+    ax.axhline(1 / VOCAB, color="grey", lw=1, ls="--", label="chance")
+    ax.set(ylim=(0, 1.05), xlabel="Adam step", ylabel="test accuracy",
+           title=f"learning curves at delay T = {delay}")
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1, 0.5))
+    return fig
+
+
+@register
+def explore_training(results: Results | None = None) -> Explorer:
+    """A **training step** slider over plot_accuracy_vs_delay: how the picture forms.
+
+    Uses the last `train_all` run (no training happens in a redraw); if there is none,
+    it trains a small one first.
+    """
+    results = results or LATEST or train_all(budget=Budget(steps=40, n_test=200), progress=False)
+    b = results.budget
+    draw = lambda step: plot_accuracy_vs_delay(results, step)
+    return Explorer(draw, {"step": slider("training step", 0, b.steps, b.eval_every, b.steps)},
+                    name="training")
