@@ -13,7 +13,7 @@ from .seed import set_seed
 from .spectra import matrix_with_spectral_radius, spectral_radius
 
 # Modules that notebooks add (one line each, so that their exercises and explorers register):
-from . import course, environment, recurrence, multihead, pathlength, gating  # noqa: F401,E402
+from . import course, environment, recurrence, multihead, pathlength, gating, timing, tasks, memory, scan, complexity  # noqa: F401,E402
 
 __all__ = [
     "MultiHeadSelfAttention", "causal_mask", "check", "jacobian_norms", "lstm_step",

@@ -1,0 +1,361 @@
+"""Timing and counting: how long the article's models take, and how much work they do.
+
+Wall time is measured with torch.utils.benchmark (warm-up, repeats, median and IQR,
+a fixed thread count); work is counted with torch.utils.flop_counter.FlopCounterMode,
+which is exact and deterministic. Notebook 06 uses everything here.
+"""
+import math
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import ipywidgets as W
+import torch
+from matplotlib.ticker import FuncFormatter, NullLocator
+from torch import nn
+from torch.utils import benchmark
+from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils.flop_counter import FlopCounterMode
+
+from .checks import require_positive_int
+from .exercises import register_exercise
+from .plots import COLORS, new_figure
+from .widgets import Explorer, register
+
+THREADS = 1     # every timing runs on one CPU thread: comparable across machines, robust under load
+D_MODEL = 128   # the article's embedding_dim
+HEADS = 4       # the article's num_heads
+MODELS = ("RNNCell loop", "nn.RNN (fused)", "attention (MHA)")
+
+
+# --- the article's two models, copied exactly, and PyTorch's fused RNN -----------------
+
+class CustomRNN(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.rnn_cell = nn.RNNCell(dim, dim)
+
+    def forward(self, x):
+        h = torch.zeros(x.size(0), x.size(2), device=x.device)
+        # Sequential loop over time steps (cannot be parallelised)
+        for t in range(x.size(1)):
+            h = self.rnn_cell(x[:, t, :], h)
+        return h
+
+
+class CustomSelfAttention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.num_heads = 4
+        self.mha = nn.MultiheadAttention(dim, self.num_heads, batch_first=True)
+
+    def forward(self, x):
+        # Parallel matrix multiplication over all time steps
+        attn_out, _ = self.mha(x, x, x)
+        return attn_out
+
+
+class FusedRNN(nn.Module):
+    """The same recurrence as CustomRNN, run by torch.nn.RNN's C++ loop: x (B, N, d) -> h_N (B, d)."""
+
+    def __init__(self, dim: int):
+        super().__init__()
+        self.rnn = nn.RNN(dim, dim, batch_first=True)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        _, h_n = self.rnn(x)  # h_n (1, B, d)
+        return h_n[0]         # (B, d)
+
+
+def article_models(dim: int = D_MODEL, device: str | torch.device = "cpu") -> dict[str, nn.Module]:
+    """The three models compared, by name (MODELS), on `device`; dim must be divisible by 4."""
+    require_positive_int(dim, "dim")
+    if dim % HEADS:
+        raise ValueError(f"dim={dim} must be divisible by the article's {HEADS} heads")
+    models = [CustomRNN(dim), FusedRNN(dim), CustomSelfAttention(dim)]
+    return {name: m.to(device) for name, m in zip(MODELS, models)}
+
+
+# --- wall time ------------------------------------------------------------------------
+
+@dataclass
+class Timing:
+    """Per-call wall time of one workload, in milliseconds: median, quartiles, best, runs."""
+    median_ms: float
+    q1_ms: float
+    q3_ms: float
+    min_ms: float
+    runs: int
+
+    def __str__(self) -> str:
+        return f"{self.median_ms:8.2f} ms (IQR {self.q1_ms:.2f}-{self.q3_ms:.2f}, {self.runs} runs)"
+
+
+def _sync(device: torch.device | str) -> None:
+    if torch.device(device).type == "cuda":
+        torch.cuda.synchronize()
+
+
+def _seconds(fn: Callable[[], object], device) -> float:
+    """Wall time of one call of fn, waiting for the GPU to finish."""
+    start = time.perf_counter()
+    fn()
+    _sync(device)
+    return max(time.perf_counter() - start, 1e-9)
+
+
+def time_fn(fn: Callable[[], object], *, repeats: int = 5, threads: int = THREADS,
+            device: str | torch.device = "cpu") -> Timing:
+    """Warm up `fn`, then time it with torch.utils.benchmark.Timer.blocked_autorange.
+
+    Tiny calls are repeated inside each timed block so that the timer's own cost is
+    negligible. On a GPU the benchmark timer synchronises, so queued kernels are counted.
+    """
+    require_positive_int(repeats, "repeats")
+    require_positive_int(threads, "threads")
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        one = _seconds(fn, device)  # warm-up: allocations, caches, lazy set-up
+        timer = benchmark.Timer("fn()", globals={"fn": fn}, num_threads=threads)
+        times = []                  # seconds per call, one entry per timed block
+        while len(times) < repeats:
+            # blocked_autorange picks how many calls make a block (tiny calls need many),
+            # then times blocks until min_run_time is spent
+            left = repeats - len(times)
+            times += timer.blocked_autorange(min_run_time=max(0.02, left * one)).times
+        times.sort()
+    finally:
+        torch.set_num_threads(before)
+    q = torch.tensor(times, dtype=torch.float64).quantile(torch.tensor([0.25, 0.5, 0.75], dtype=torch.float64))
+    q1, med, q3 = (1000 * v for v in q.tolist())
+    return Timing(med, q1, q3, 1000 * times[0], len(times))
+
+
+def workload(model: nn.Module, x: torch.Tensor, backward: bool = False) -> Callable[[], None]:
+    """A call to time: model(x) (forward, as the article runs it), or model(x).sum().backward()."""
+    if backward:
+        return lambda: model(x).sum().backward()
+    return lambda: model(x)
+
+
+def compare(batch: int, seq_len: int, dim: int = D_MODEL, *, backward: bool = False,
+            repeats: int = 5, device: str | torch.device = "cpu") -> dict[str, Timing]:
+    """Time the three models (MODELS) on one random input x (batch, seq_len, dim)."""
+    require_positive_int(batch, "batch")
+    require_positive_int(seq_len, "seq_len")
+    models = article_models(dim, device)
+    x = torch.randn(batch, seq_len, dim, device=device)
+    return {name: time_fn(workload(m, x, backward), repeats=repeats, device=device)
+            for name, m in models.items()}
+
+
+def show(times: dict[str, Timing], title: str) -> None:
+    """Print each model's median time (IQR) and its ratio to the fused nn.RNN."""
+    print(title)
+    base = times[MODELS[1]].median_ms
+    for name, t in times.items():
+        print(f"  {name:<16}{t}  = {t.median_ms / base:4.1f} x nn.RNN")
+
+
+def devices() -> list[str]:
+    """Where to time: the CPU, and the GPU when there is one."""
+    return ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+
+
+# --- work: FLOPs and operator calls -----------------------------------------------------
+
+def flops(fn: Callable[[], object]) -> int:
+    """Floating-point operations that fn() performs, counted by FlopCounterMode (matmuls)."""
+    with FlopCounterMode(display=False) as counter:
+        fn()
+    return counter.get_total_flops()
+
+
+def rnn_flops(batch: int, seq_len: int, dim: int) -> int:
+    """Forward FLOPs of the RNN: per step x_t W_ih^T and h W_hh^T, 2 B d^2 each: 4 B N d^2."""
+    return 4 * batch * seq_len * dim**2
+
+
+def attention_flops(batch: int, seq_len: int, dim: int) -> int:
+    """Forward FLOPs of nn.MultiheadAttention: projections 8 B N d^2, QK^T and AV 4 B N^2 d."""
+    return 8 * batch * seq_len * dim**2 + 4 * batch * seq_len**2 * dim
+
+
+def counted_flops(name: str, batch: int, seq_len: int, dim: int, backward: bool = False) -> int:
+    """FlopCounterMode's count for model `name` (one of MODELS) on zeros (batch, seq_len, dim)."""
+    if name not in MODELS:
+        raise ValueError(f"name must be one of {MODELS}, got {name!r}")
+    # meta tensors carry shapes only, so attention's big products cost nothing to count;
+    # the RNNs' thousands of tiny operators are quicker on the CPU
+    device = "meta" if name == MODELS[2] else "cpu"
+    model = article_models(dim, device)[name]
+    return flops(workload(model, torch.zeros(batch, seq_len, dim, device=device), backward))
+
+
+class _OpCounter(TorchDispatchMode):
+    """Counts every ATen operator call: on a GPU each one is (at least) one kernel launch."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.calls += 1
+        return func(*args, **(kwargs or {}))
+
+
+def operator_calls(fn: Callable[[], object]) -> int:
+    """How many ATen operators fn() runs, one after another."""
+    with _OpCounter() as counter:
+        fn()
+    return counter.calls
+
+
+class Table:
+    """Rows of strings that render as Markdown in Jupyter and as aligned text for nbval."""
+
+    def __init__(self, rows: list[list[str]]):
+        self.rows = rows
+
+    def _repr_markdown_(self) -> str:
+        lines = ["| " + " | ".join(r) + " |" for r in self.rows]
+        return "\n".join([lines[0], "|" + "---|" * len(self.rows[0])] + lines[1:])
+
+    def __repr__(self) -> str:
+        widths = [max(len(r[i]) for r in self.rows) for i in range(len(self.rows[0]))]
+        return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in self.rows)
+
+
+def complexity_table(seq_len: int = 512, dim: int = D_MODEL) -> Table:
+    """The article's table (Vaswani et al. 2017, Table 1, rows 1-3) beside counts made here, at B=1."""
+    rnn, att = MODELS[1], MODELS[2]
+    f = lambda name, n, d: counted_flops(name, 1, n, d)
+    calls = lambda name, n: operator_calls(workload(article_models(dim)[name], torch.zeros(1, n, dim)))
+    growth = lambda g, name: f"x{g(name, 2):.2f}"
+    by_n = lambda name, k: f(name, k * seq_len, dim) / f(name, seq_len, dim)
+    by_d = lambda name, k: f(name, seq_len, k * dim) / f(name, seq_len, dim)
+    return Table([
+        ["", "article: RNN", f"counted: {rnn}", "article: attention", f"counted: {att}"],
+        ["sequential operations", "O(N)", f"{calls(rnn, seq_len)} -> {calls(rnn, 2 * seq_len)} operator calls",
+         "O(1)", f"{calls(att, seq_len)} -> {calls(att, 2 * seq_len)} operator calls"],
+        ["FLOPs per layer", "O(N d^2)", "4 N d^2", "O(N^2 d)", "8 N d^2 + 4 N^2 d"],
+        [f"  when N doubles (N={seq_len})", "x2", growth(by_n, rnn), "x4", growth(by_n, att)],
+        [f"  when d doubles (d={dim})", "x4", growth(by_d, rnn), "x2", growth(by_d, att)],
+        ["maximum path length", "O(N)", "N (notebook 04)", "O(1)", "1 (notebook 04)"],
+    ])
+
+
+# --- a grid of measurements for the explorer ----------------------------------------------
+
+@dataclass
+class Grid:
+    """Forward times measured once, so that the explorer redraws without re-timing."""
+    seq_lens: tuple[int, ...]
+    batches: tuple[int, ...]
+    dim: int
+    times: dict  # (device type, model name, batch, seq_len) -> Timing
+
+    @property
+    def devices(self) -> list[str]:
+        return sorted({key[0] for key in self.times}, key=lambda d: d != "cpu")
+
+    def at(self, batch: int, seq_len: int, device: str = "cpu") -> dict[str, Timing]:
+        """The three models' timings at one grid point."""
+        if (device, MODELS[0], batch, seq_len) not in self.times:
+            raise ValueError(f"batch={batch}, seq_len={seq_len} on {device!r} was not measured; "
+                             f"measured seq_lens {self.seq_lens}, batches {self.batches}")
+        return {name: self.times[(device, name, batch, seq_len)] for name in MODELS}
+
+
+LATEST: list[Grid] = []  # the last grid measured; the explorer draws it
+
+
+def measure_grid(seq_lens=(16, 32, 64, 128, 256, 512), batches=(1, 4, 32), dim: int = D_MODEL,
+                 repeats: int = 3, on=("cpu",)) -> Grid:
+    """Forward time of every model at every (batch, seq_len), on every device in `on`."""
+    if not seq_lens or not batches:
+        raise ValueError(f"seq_lens and batches must be non-empty, got {seq_lens!r}, {batches!r}")
+    times = {}
+    for device in on:
+        for b in batches:
+            for n in seq_lens:
+                for name, t in compare(b, n, dim, repeats=repeats, device=device).items():
+                    times[(torch.device(device).type, name, b, n)] = t
+    LATEST[:] = [Grid(tuple(seq_lens), tuple(batches), dim, times)]
+    return LATEST[0]
+
+
+def _plain_log_axes(ax, xticks) -> None:
+    """Log-log axes, plain tick labels, no minor ticks: each halves the redraw time."""
+    ax.set(xscale="log", yscale="log", xlabel="sequence length N (tokens)")
+    ax.set_xticks(xticks, [str(n) for n in xticks])
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.yaxis.set_minor_locator(NullLocator())
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}" if v < 1e5 else f"1e{math.log10(v):.0f}"))
+
+
+def plot_cost(seq_len: int = 512, batch: int = 32, grid: Grid | None = None):
+    """Measured forward time (left) and FLOPs (right) against sequence length N, at one batch."""
+    grid = grid or (LATEST[0] if LATEST else None)
+    if grid is None:
+        raise ValueError("no measurements yet: run measure_grid() first")
+    at = grid.at(batch, seq_len)  # checks that (batch, seq_len) was measured
+    fig, (ax_t, ax_f) = new_figure(1, 2, width=10, height=3.6)
+    fig.set_layout_engine(None)   # fixed margins: a layout engine would double the redraw time
+    fig.subplots_adjust(left=0.07, right=0.99, bottom=0.14, top=0.9, wspace=0.22)
+    for dev, style in zip(grid.devices, ("-o", "--s")):
+        for name, color in zip(MODELS, COLORS):
+            ts = [grid.times[(dev, name, batch, n)] for n in grid.seq_lens]
+            ax_t.errorbar(grid.seq_lens, [t.median_ms for t in ts], fmt=style, color=color, ms=4,
+                          yerr=[[t.median_ms - t.q1_ms for t in ts], [t.q3_ms - t.median_ms for t in ts]],
+                          label=f"{name}, {dev}")
+    ns = [n for n in range(grid.seq_lens[0], grid.seq_lens[-1] + 1, 4)]
+    ax_f.plot(ns, [rnn_flops(batch, n, grid.dim) for n in ns], color=COLORS[0], label="RNN (loop or fused)")
+    ax_f.plot(ns, [attention_flops(batch, n, grid.dim) for n in ns], color=COLORS[2], label=MODELS[2])
+    ax_f.plot(ns, [4 * batch * n**2 * grid.dim for n in ns], color=COLORS[2], ls="--",
+              label="attention: QKᵀ and AV only, 4BN²d")
+    ax_f.axvline(grid.dim, color="gray", ls=":", label=f"N = d = {grid.dim}: N²d = Nd²")
+    for ax in (ax_t, ax_f):
+        ax.axvline(seq_len, color=COLORS[3], lw=1)
+        _plain_log_axes(ax, grid.seq_lens)
+        ax.legend(fontsize=8, loc="upper left")
+    ratio = at[MODELS[2]].median_ms / at[MODELS[1]].median_ms
+    ax_t.set(ylabel="forward time (ms; median, IQR bars)",
+             title=f"measured ({grid.devices[0]}), B={batch}; at N={seq_len}: attention / nn.RNN = {ratio:.2g}")
+    flop_ratio = attention_flops(batch, seq_len, grid.dim) / rnn_flops(batch, seq_len, grid.dim)
+    ax_f.set(ylabel="forward FLOPs (multiply-add = 2)",
+             title=f"counted, B={batch}; at N={seq_len}: attention / RNN = N/d + 2 = {flop_ratio:.3g}")
+    return fig
+
+
+@register
+def explore_cost() -> Explorer:
+    """Sliders for sequence length and batch size over the measured grid (no re-timing)."""
+    if not LATEST:  # outside notebook 06: measure a small grid first (a second or two)
+        measure_grid(seq_lens=(16, 64, 256), batches=(1, 32), repeats=1)
+    grid = LATEST[0]
+    pick = lambda label, options: W.SelectionSlider(
+        description=label, options=list(options), value=options[-1], continuous_update=False,
+        style={"description_width": "initial"})
+    return Explorer(lambda seq_len, batch: plot_cost(seq_len, batch, grid),
+                    {"seq_len": pick("sequence length", grid.seq_lens),
+                     "batch": pick("batch size", grid.batches)}, name="cost")
+
+
+# --- exercises --------------------------------------------------------------------------
+
+def _small_shape() -> tuple[int, int, int]:
+    g = torch.randint(0, 1000, (3,)).tolist()
+    return 1 + g[0] % 4, 2 + g[1] % 30, 4 * (1 + g[2] % 8)  # batch, seq_len, dim (dim % 4 == 0)
+
+
+register_exercise("rnn_flops", reference=lambda b, n, d: counted_flops(MODELS[0], b, n, d),
+                  make_inputs=_small_shape,
+                  hint="each of the N steps does two (B, d) x (d, d) matmuls; one costs 2 B d^2.")
+register_exercise("attention_flops", reference=lambda b, n, d: counted_flops(MODELS[2], b, n, d),
+                  make_inputs=_small_shape,
+                  hint="four (B N, d) x (d, d) projections (q, k, v, out), then Q K^T and A V, "
+                       "2 B N^2 d each; a multiply-add counts as 2 FLOPs.")
+register_exercise("ten_times_the_flops", reference=lambda: 8 * D_MODEL,
+                  hint="solve N/d + 2 = 10 for N, with d = 128.")
