@@ -201,7 +201,7 @@ _JS_ARM = """
   const start = () => { if (state.t0 === null) state.t0 = performance.now(); };
   document.addEventListener('keydown', start, {capture: true, once: true});
   document.addEventListener('change', start, {capture: true, once: true});
-  const done = () => requestAnimationFrame(() => { state.t1 = performance.now(); state.text = out.innerText; });
+  const done = () => requestAnimationFrame(() => { state.t1 = performance.now(); state.text = out.textContent; });
   const obs = new MutationObserver(() => {
     if (state.t0 === null) { state.before = out.innerHTML; return; }   // not ours: before the move
     if (out.innerHTML === state.before || !out.querySelector('.jp-OutputArea-output')) return;
@@ -217,11 +217,11 @@ _JS_ERRORS = """
 () => {
   const found = [];
   for (const e of document.querySelectorAll('[data-mime-type="application/vnd.jupyter.stderr"]')) {
-    const t = e.innerText;
+    const t = e.textContent;
     if (/Traceback|Error|Exception/.test(t)) found.push(t.slice(0, 800));
   }
   for (const e of document.querySelectorAll('.jp-OutputArea-output')) {
-    const t = e.innerText;
+    const t = e.textContent;
     if (/Error displaying widget|Error rendering|Cannot draw this|model not found/.test(t)) found.push(t.slice(0, 800));
   }
   return found;
@@ -277,9 +277,11 @@ def controls(page, explorer: str) -> list[Control]:
     """The controls above an explorer's output, in order."""
     found = page.evaluate("""(sel) => {
       const box = document.querySelector(sel);
-      const items = Array.from(box.querySelectorAll(':scope > .widget-hbox > .jupyter-widgets, :scope > .jupyter-widgets:not(.widget-output)'));
+      const row = box.querySelector(':scope > .widget-hbox');   // Explorer: VBox([HBox(controls), Output])
+      const items = [...(row ? row.children : []),
+                     ...Array.from(box.children).filter(e => e !== row && !e.classList.contains('widget-output'))];
       return items.map((e, i) => {
-        const label = (e.querySelector('.widget-label') || {}).innerText || '';
+        const label = (e.querySelector('.widget-label') || {}).textContent || '';
         e.setAttribute('data-control', String(i));
         const kind = e.querySelector('.noUi-handle') ? 'slider' : e.querySelector('select') ? 'dropdown'
                    : e.querySelector('input[type=checkbox]') ? 'checkbox' : 'other';

@@ -149,7 +149,7 @@ def test_lecture_mode_renders_in_browser(lab, browser):
         shown = page.evaluate("() => document.querySelectorAll('.reveal .slides > section').length")
         assert shown == n_slides >= 3, f"RISE shows {shown} slides, the metadata says {n_slides}"
         title = "".join(nb["cells"][0]["source"]).splitlines()[0].lstrip("# ").strip()
-        assert title in page.inner_text(".reveal .slides section.present")
+        assert title in page.text_content(".reveal .slides section.present")
         B.SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(B.SCREENSHOTS / f"rise__{path.stem}.png"))
         assert not errors, errors
