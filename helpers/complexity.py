@@ -1,7 +1,7 @@
 """Notebook 08: the article's complexity table, rebuilt from counts and one timing.
 
-FLOPs are counted by torch.utils.flop_counter.FlopCounterMode on "meta" tensors (shapes
-only, nothing is computed), so they are exact, deterministic and free. Dependent steps
+FLOPs are counted by torch.utils.flop_counter.FlopCounterMode on small CPU tensors (batch 1,
+no gradients): the count depends only on shapes, so it is exact and deterministic. Dependent steps
 are the depth of the autograd graph: the longest chain of operations, each waiting for
 the one before. Only `median_ms` measures wall time.
 """
@@ -15,33 +15,33 @@ from .attention import MultiHeadSelfAttention, scaled_dot_product_attention
 from .checks import require_positive_int
 from .rnn import rnn_forward
 
-META = torch.device("meta")
+DEVICE = torch.device("cpu")  # counts depend only on shapes; "meta" would also work, but slower here
 
 
 def count_flops(fn, *args) -> int:
     """FLOPs of fn(*args) (matmuls and convolutions; a multiply-add counts 2)."""
-    with FlopCounterMode(display=False) as counter:
+    with torch.no_grad(), FlopCounterMode(display=False) as counter:
         fn(*args)
     return counter.get_total_flops()
 
 
 # --- one layer of each kind of Vaswani et al.'s Table 1, input x (1, N, d) ---------------
 
-def _rnn_layer(N: int, d: int, device=META):
-    W = torch.empty(d, d, device=device)
-    return lambda x: rnn_forward(x, W, W, torch.empty(d, device=device))[0]
+def _rnn_layer(N: int, d: int, device=DEVICE):
+    W = torch.zeros(d, d, device=device)
+    return lambda x: rnn_forward(x, W, W, torch.zeros(d, device=device))[0]
 
 
-def _attention_layer(N: int, d: int, device=META):
+def _attention_layer(N: int, d: int, device=DEVICE):
     return MultiHeadSelfAttention(d, 1).to(device)
 
 
-def _conv_layer(N: int, d: int, k: int = 3, device=META):
+def _conv_layer(N: int, d: int, k: int = 3, device=DEVICE):
     conv = nn.Conv1d(d, d, k, padding=k // 2, device=device)
     return lambda x: conv(x.transpose(1, 2)).transpose(1, 2)
 
 
-def _restricted_attention_layer(N: int, d: int, r: int = 16, device=META):
+def _restricted_attention_layer(N: int, d: int, r: int = 16, device=DEVICE):
     """Attention within blocks of r neighbours (a simple form of Vaswani's restricted
     self-attention): x (1, N, d) -> (N/r, r, d) blocks, each attends only to itself."""
     if N % r:
@@ -67,7 +67,7 @@ def layer_flops(kind: str, N: int, d: int) -> int:
     require_positive_int(N, "N (the sequence length)")
     require_positive_int(d, "d (the width)")
     layer = LAYERS[kind](N, d)
-    return count_flops(layer, torch.empty(1, N, d, device=META))
+    return count_flops(layer, torch.zeros(1, N, d, device=DEVICE))
 
 
 # --- dependent steps: the longest chain in the autograd graph ----------------------------
@@ -108,15 +108,15 @@ def generation_step(kind: str, t: int, d: int) -> tuple[int, int]:
     project out; the state is the cache (2 t d numbers).
     """
     require_positive_int(t, "t (the position)")
-    x = torch.empty(1, 1, d, device=META)
+    x = torch.zeros(1, 1, d, device=DEVICE)
     if kind == "recurrent":
-        state = torch.empty(1, d, device=META)
-        W = torch.empty(d, d, device=META)
+        state = torch.zeros(1, d, device=DEVICE)
+        W = torch.zeros(d, d, device=DEVICE)
         flops = count_flops(lambda: torch.tanh(x[:, 0] @ W.T + state @ W.T))
         return flops, state.numel()
     if kind == "self-attention":
-        cache_k = cache_v = torch.empty(1, t, d, device=META)
-        proj, out = nn.Linear(d, 3 * d, device=META), nn.Linear(d, d, device=META)
+        cache_k = cache_v = torch.zeros(1, t, d, device=DEVICE)
+        proj, out = nn.Linear(d, 3 * d, device=DEVICE), nn.Linear(d, d, device=DEVICE)
 
         def step():
             q, k, v = proj(x).chunk(3, dim=-1)                          # (1, 1, d) each
@@ -139,3 +139,40 @@ def median_ms(fn, *args, repeat: int = 5, warmup: int = 1) -> float:
             fn(*args)
             times.append(time.perf_counter() - start)
     return 1000 * sorted(times)[len(times) // 2]
+
+
+def markdown_table(header: list[str], rows: list[list]) -> "Markdown":
+    """A Markdown table (rendered in Jupyter) from a header and rows of cells."""
+    from IPython.display import Markdown
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return Markdown("\n".join(lines))
+
+
+def plot_flops(Ns: list[int], flops: dict[str, list[int]], d: int):
+    """FLOPs of one layer against N, log-log, one line per kind."""
+    from .plots import COLORS, new_figure
+    fig, ax = new_figure(width=6.8, height=3.6)
+    for (kind, values), color in zip(flops.items(), COLORS):
+        ax.plot(Ns, values, marker="o", color=color, label=kind)
+    ax.axvline(d, color="grey", lw=1, ls="--", label=f"N = d = {d}")
+    ax.set(xscale="log", yscale="log", xlabel="sequence length N (tokens)",
+           ylabel="FLOPs of one layer", title=f"work per layer, counted (d = {d})")
+    ax.legend(fontsize=8, loc="upper left")
+    return fig
+
+
+def plot_generation(ts: list[int], d: int):
+    """Per-token FLOPs and state size against the position t, recurrent vs attention."""
+    from .plots import COLORS, new_figure
+    fig, (ax1, ax2) = new_figure(1, 2, width=9.0, height=3.4)
+    for kind, color in zip(("recurrent", "self-attention"), COLORS):
+        flops, state = zip(*(generation_step(kind, t, d) for t in ts))
+        ax1.plot(ts, flops, marker="o", color=color, label=kind)
+        ax2.plot(ts, state, marker="o", color=color, label=kind)
+    ax1.set(xscale="log", yscale="log", xlabel="position t of the new token",
+            ylabel="FLOPs to produce it", title=f"generation cost per token (d = {d})")
+    ax2.set(xscale="log", yscale="log", xlabel="position t of the new token",
+            ylabel="numbers kept between tokens", title="state memory")
+    ax1.legend(fontsize=8)
+    return fig

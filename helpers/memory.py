@@ -126,20 +126,29 @@ class AttentionEnsemble(_Ensemble):
         return (logits, w[:, :, 0]) if return_weights else logits
 
 
-def make_models(delays=DELAYS, d: int = 32, seed: int = 0) -> dict[int, list[_Ensemble]]:
-    """For each delay, the five kinds of KINDS as three ensembles of 1, 2 and 2 members."""
-    g = torch.Generator().manual_seed(seed)
-    return {T: [RNNEnsemble(1, T, d, g), LSTMEnsemble([0.0, 3.0], T, d, g),
-                AttentionEnsemble([True, False], T, d, g)] for T in delays}
+def make_models(delays=DELAYS, d: int = 32, seed: int = 0, kinds=KINDS) -> dict[int, list[_Ensemble]]:
+    """For each delay, the chosen kinds (all of KINDS by default) as up to three ensembles:
+    a tanh RNN, LSTMs (forget bias 0, +3), attention models (with, without positions)."""
+    unknown = set(kinds) - set(KINDS)
+    if unknown or not kinds:
+        raise ValueError(f"kinds must be a non-empty selection of {KINDS}, got {kinds!r}")
+    g, models = torch.Generator().manual_seed(seed), {}
+    biases = [b for b, k in ((0.0, KINDS[1]), (3.0, KINDS[2])) if k in kinds]
+    positions = [p for p, k in ((True, KINDS[3]), (False, KINDS[4])) if k in kinds]
+    for T in delays:
+        models[T] = ([RNNEnsemble(1, T, d, g)] if KINDS[0] in kinds else []) \
+            + ([LSTMEnsemble(biases, T, d, g)] if biases else []) \
+            + ([AttentionEnsemble(positions, T, d, g)] if positions else [])
+    return models
 
 
 def predict(ensembles: list[_Ensemble], x: torch.Tensor) -> torch.Tensor:
-    """Logits of the five kinds at one delay: (len(KINDS), B, V), rows in the order of KINDS."""
+    """Logits of every model at one delay: (n_kinds, B, V), rows in the order of KINDS."""
     return torch.cat([m(x) for m in ensembles])
 
 
 def _accuracies(models: dict, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-    """(len(KINDS), n_delays) test accuracy."""
+    """(n_kinds, n_delays) test accuracy."""
     with torch.no_grad():
         cols = [(predict(ens, x).argmax(-1) == y).float().mean(-1) for ens in models.values()]
     return torch.stack(cols, dim=1)
@@ -150,12 +159,13 @@ class Results:
     """Test accuracy of every model, measured during training."""
     delays: tuple[int, ...]
     budget: Budget
+    kinds: tuple[str, ...] = KINDS                          # the rows, in this order
     steps: list[int] = field(default_factory=list)          # where accuracy was measured
-    accuracy: list[torch.Tensor] = field(default_factory=list)  # each (len(KINDS), n_delays)
+    accuracy: list[torch.Tensor] = field(default_factory=list)  # each (n_kinds, n_delays)
     models: dict = field(default_factory=dict, repr=False)
 
     def at(self, step: int | None = None) -> torch.Tensor:
-        """(len(KINDS), n_delays) accuracy at `step` (default: the end of training)."""
+        """(n_kinds, n_delays) accuracy at `step` (default: the end of training)."""
         step = self.steps[-1] if step is None else step
         if step not in self.steps:
             raise ValueError(f"step must be one of the measured steps {self.steps}, got {step!r}")
@@ -166,7 +176,7 @@ class Results:
         acc = self.at(step)
         lines = [f"{'model':<26}" + "".join(f"T={T:<7}" for T in self.delays)]
         lines += [f"{kind:<26}" + "".join(f"{a:<9.2f}" for a in row.tolist())
-                  for kind, row in zip(KINDS, acc)]
+                  for kind, row in zip(self.kinds, acc)]
         return "\n".join(lines)
 
 
@@ -174,17 +184,17 @@ LATEST: Results | None = None  # the last training run, for the explorer
 
 
 def train_all(delays=DELAYS, budget: Budget = Budget(), seed: int = 0,
-              progress: bool = True) -> Results:
+              progress: bool = True, kinds=KINDS) -> Results:
     """Train every kind at every delay on the same batches; return accuracies over training."""
     global LATEST
-    delays = tuple(delays)
-    models = make_models(delays, budget.d, seed)
+    delays, kinds = tuple(delays), tuple(k for k in KINDS if k in kinds)
+    models = make_models(delays, budget.d, seed, kinds)
     params = [p for ens in models.values() for m in ens for p in m.parameters()]
     opt = torch.optim.Adam(params, lr=budget.lr)
     data = torch.Generator().manual_seed(seed + 1)
     x_test, y_test = first_token_recall(budget.n_test, max(delays),
                                         generator=torch.Generator().manual_seed(seed + 2))
-    results = Results(delays, budget, models=models)
+    results = Results(delays, budget, kinds, models=models)
 
     def measure(step: int) -> None:
         results.steps.append(step)
@@ -193,10 +203,10 @@ def train_all(delays=DELAYS, budget: Budget = Budget(), seed: int = 0,
     measure(0)
     for step in tqdm(range(1, budget.steps + 1), desc="Adam steps", disable=not progress):
         x, y = first_token_recall(budget.batch, max(delays), generator=data)  # (B, L), (B,)
-        logits = torch.cat([predict(ens, x) for ens in models.values()])       # (15, B, V)
+        logits = torch.cat([predict(ens, x) for ens in models.values()])       # (models, B, V)
         loss = F.cross_entropy(logits.flatten(0, 1), y.repeat(len(logits)), reduction="sum")
         opt.zero_grad()
-        (loss / budget.batch).backward()  # the sum of the 15 members' mean losses
+        (loss / budget.batch).backward()  # the sum of the members' mean losses
         opt.step()
         if step % budget.eval_every == 0:
             measure(step)
@@ -219,7 +229,7 @@ def plot_accuracy_vs_delay(results: Results, step: int | None = None, bound=None
     """
     acc = results.at(step)
     fig, ax = new_figure(width=6.8, height=3.8)
-    for kind, row in zip(KINDS, acc):
+    for kind, row in zip(results.kinds, acc):
         color, marker, ls = _STYLE[kind]
         ax.plot(results.delays, row.tolist(), marker=marker, ls=ls, color=color, label=kind)
     ax.axhline(1 / VOCAB, color="grey", lw=1, ls="--", label=f"chance (1/{VOCAB})")
@@ -241,7 +251,7 @@ def plot_learning_curves(results: Results, delay: int):
     j = results.delays.index(delay)
     curves = torch.stack(results.accuracy)[:, :, j]                    # (n_steps, kinds)
     fig, ax = new_figure(width=6.8, height=3.4)
-    for i, kind in enumerate(KINDS):
+    for i, kind in enumerate(results.kinds):
         color, marker, ls = _STYLE[kind]
         ax.plot(results.steps, curves[:, i].tolist(), marker=marker, ms=3, ls=ls, color=color,
                 label=kind)
@@ -259,7 +269,8 @@ def explore_training(results: Results | None = None) -> Explorer:
     Uses the last `train_all` run (no training happens in a redraw); if there is none,
     it trains a small one first.
     """
-    results = results or LATEST or train_all(budget=Budget(steps=40, n_test=200), progress=False)
+    results = results or LATEST or train_all(budget=Budget(steps=20, batch=16, eval_every=10, n_test=100),
+                                             progress=False)
     b = results.budget
     draw = lambda step: plot_accuracy_vs_delay(results, step)
     return Explorer(draw, {"step": slider("training step", 0, b.steps, b.eval_every, b.steps)},
@@ -271,6 +282,10 @@ def attention_on_first_token(results: Results, delay: int, n: int = 500) -> dict
     if delay not in results.delays:
         raise ValueError(f"delay must be one of the trained delays {results.delays}, got {delay!r}")
     x, _ = first_token_recall(n, delay, generator=torch.Generator().manual_seed(123))
+    attention = [e for e in results.models[delay] if isinstance(e, AttentionEnsemble)]
+    if not attention:
+        raise ValueError("these results contain no attention model")
     with torch.no_grad():
-        _, w = results.models[delay][2](x, return_weights=True)       # (2, n, delay + 1)
-    return {kind: w[m, :, 0].mean().item() for m, kind in enumerate(KINDS[3:])}
+        _, w = attention[0](x, return_weights=True)                    # (members, n, delay + 1)
+    kinds = [k for k in results.kinds if k.startswith("attention")]
+    return {kind: w[m, :, 0].mean().item() for m, kind in enumerate(kinds)}

@@ -100,6 +100,17 @@ def test_train_all_small_budget_and_results():
         mem.plot_learning_curves(r, delay=5)
 
 
+def test_train_all_a_selection_of_kinds():
+    budget = mem.Budget(steps=2, batch=4, d=8, eval_every=1, n_test=8)
+    r = mem.train_all(delays=(3,), budget=budget, progress=False,
+                      kinds=("attention + positions", "LSTM, forget bias +3"))
+    assert r.kinds == ("LSTM, forget bias +3", "attention + positions")   # in the order of KINDS
+    assert r.at().shape == (2, 1) and len(r.table().splitlines()) == 3
+    assert list(mem.attention_on_first_token(r, 3)) == ["attention + positions"]
+    with pytest.raises(ValueError, match="kinds"):
+        mem.make_models((3,), kinds=("GRU",))
+
+
 def _fake_results():
     r = mem.Results((10, 30, 100), mem.Budget(steps=40, eval_every=20))
     for i, step in enumerate((0, 20, 40)):
