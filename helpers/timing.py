@@ -87,6 +87,13 @@ class Timing:
     min_ms: float
     runs: int
 
+    @classmethod
+    def from_seconds(cls, times: list[float]) -> "Timing":
+        """Summarise per-call times given in seconds."""
+        ms = torch.tensor(sorted(times), dtype=torch.float64) * 1000
+        q1, med, q3 = ms.quantile(torch.tensor([0.25, 0.5, 0.75], dtype=torch.float64)).tolist()
+        return cls(med, q1, q3, ms[0].item(), len(times))
+
     def __str__(self) -> str:
         return f"{self.median_ms:8.2f} ms (IQR {self.q1_ms:.2f}-{self.q3_ms:.2f}, {self.runs} runs)"
 
@@ -96,27 +103,38 @@ def _sync(device: torch.device | str) -> None:
         torch.cuda.synchronize()
 
 
-def _seconds(fn: Callable[[], object], device) -> float:
-    """Wall time of one call of fn, waiting for the GPU to finish."""
-    start = time.perf_counter()
-    fn()
+def _block(fn: Callable[[], object], number: int, device) -> float:
+    """Seconds per call of fn over a block of `number` calls, synchronised on a GPU."""
     _sync(device)
-    return max(time.perf_counter() - start, 1e-9)
+    start = time.perf_counter()
+    for _ in range(number):
+        fn()
+    _sync(device)
+    return max(time.perf_counter() - start, 1e-9) / number
 
 
-def time_fn(fn: Callable[[], object], *, repeats: int = 5, threads: int = THREADS,
+def _calls_per_block(fn: Callable[[], object], device) -> tuple[float, int]:
+    """Warm fn up; return the seconds of one warm call and how many calls fill 5 ms."""
+    one = _block(fn, 1, device)          # warm-up: allocations, caches, lazy set-up
+    if one < 0.005:                      # tiny: size the block from a warm call
+        one = _block(fn, 1, device)
+    return one, max(1, int(0.005 / one))
+
+
+def time_fn(fn: Callable[[], object], *, repeats: int = 5, threads: int | None = None,
             device: str | torch.device = "cpu") -> Timing:
     """Warm up `fn`, then time it with torch.utils.benchmark.Timer.blocked_autorange.
 
     Tiny calls are repeated inside each timed block so that the timer's own cost is
     negligible. On a GPU the benchmark timer synchronises, so queued kernels are counted.
     """
+    threads = THREADS if threads is None else threads  # read at call time: set timing.THREADS
     require_positive_int(repeats, "repeats")
     require_positive_int(threads, "threads")
     before = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
-        one = _seconds(fn, device)  # warm-up: allocations, caches, lazy set-up
+        one, _ = _calls_per_block(fn, device)  # warm-up
         timer = benchmark.Timer("fn()", globals={"fn": fn}, num_threads=threads)
         times = []                  # seconds per call, one entry per timed block
         while len(times) < repeats:
@@ -124,12 +142,32 @@ def time_fn(fn: Callable[[], object], *, repeats: int = 5, threads: int = THREAD
             # then times blocks until min_run_time is spent
             left = repeats - len(times)
             times += timer.blocked_autorange(min_run_time=max(0.02, left * one)).times
-        times.sort()
     finally:
         torch.set_num_threads(before)
-    q = torch.tensor(times, dtype=torch.float64).quantile(torch.tensor([0.25, 0.5, 0.75], dtype=torch.float64))
-    q1, med, q3 = (1000 * v for v in q.tolist())
-    return Timing(med, q1, q3, 1000 * times[0], len(times))
+    return Timing.from_seconds(times)
+
+
+def time_fns(fns: dict[str, Callable[[], object]], *, repeats: int = 5, threads: int | None = None,
+             device: str | torch.device = "cpu") -> dict[str, Timing]:
+    """Time several calls *interleaved*: after a warm-up of each, every round times each once.
+
+    A burst of load from other programs then slows all of them alike, instead of biasing
+    whichever happened to be measured during it. Tiny calls are timed in blocks of >= 5 ms.
+    """
+    threads = THREADS if threads is None else threads
+    require_positive_int(repeats, "repeats")
+    require_positive_int(threads, "threads")
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        number = {name: _calls_per_block(fn, device)[1] for name, fn in fns.items()}
+        times = {name: [] for name in fns}
+        for _ in range(repeats):
+            for name, fn in fns.items():
+                times[name].append(_block(fn, number[name], device))
+    finally:
+        torch.set_num_threads(before)
+    return {name: Timing.from_seconds(t) for name, t in times.items()}
 
 
 def workload(model: nn.Module, x: torch.Tensor, backward: bool = False) -> Callable[[], None]:
@@ -146,8 +184,8 @@ def compare(batch: int, seq_len: int, dim: int = D_MODEL, *, backward: bool = Fa
     require_positive_int(seq_len, "seq_len")
     models = article_models(dim, device)
     x = torch.randn(batch, seq_len, dim, device=device)
-    return {name: time_fn(workload(m, x, backward), repeats=repeats, device=device)
-            for name, m in models.items()}
+    return time_fns({name: workload(m, x, backward) for name, m in models.items()},
+                    repeats=repeats, device=device)
 
 
 def show(times: dict[str, Timing], title: str) -> None:
@@ -272,7 +310,7 @@ LATEST: list[Grid] = []  # the last grid measured; the explorer draws it
 
 
 def measure_grid(seq_lens=(16, 32, 64, 128, 256, 512), batches=(1, 4, 32), dim: int = D_MODEL,
-                 repeats: int = 3, on=("cpu",)) -> Grid:
+                 repeats: int = 4, on=("cpu",)) -> Grid:
     """Forward time of every model at every (batch, seq_len), on every device in `on`."""
     if not seq_lens or not batches:
         raise ValueError(f"seq_lens and batches must be non-empty, got {seq_lens!r}, {batches!r}")

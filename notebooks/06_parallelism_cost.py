@@ -69,11 +69,10 @@ print(f"CPU threads: {torch.get_num_threads()}; models compared: {', '.join(MODE
 # %% [markdown]
 # ## 1 · The article's snippet, as written
 #
-# Here is the article's code. Its comments and prints are translated from the
-# article; the code is unchanged.
+# Here is the article's code, in two cells: the models, then the timing. Its
+# comments and prints are translated from the article; the code is unchanged.
 
 # %%
-# NBVAL_IGNORE_OUTPUT
 import torch
 import torch.nn as nn
 import time
@@ -103,6 +102,12 @@ class CustomSelfAttention(nn.Module):
         # Parallel matrix multiplication over all time steps
         attn_out, _ = self.mha(x, x, x)
         return attn_out
+
+# %% [markdown]
+# and the timing:
+
+# %%
+# NBVAL_IGNORE_OUTPUT
 rnn = CustomRNN(embedding_dim)
 attention = CustomSelfAttention(embedding_dim)
 # Timing: the sequential RNN loop
@@ -150,14 +155,30 @@ print("attn_out:", tuple(attn_out.shape), "-> every position, (B, N, d)")
 # `helpers.timing.time_fn(fn)` does what the snippet skips:
 #
 # * a **warm-up** call first, not timed;
-# * `torch.utils.benchmark.Timer(...).blocked_autorange()`, which repeats tiny calls
-#   inside each timed block so that the clock's own cost vanishes, and on a GPU
-#   synchronises before reading the clock;
+# * `torch.utils.benchmark.Timer(...).blocked_autorange()`, PyTorch's own tool, which
+#   repeats tiny calls inside each timed block so that the clock's own cost vanishes,
+#   and on a GPU synchronises before reading the clock;
 # * several timed runs, summarised by the **median** and the **interquartile range**
 #   (IQR: the middle half of the runs), which a stray slow run cannot move much;
 # * a **fixed thread count** (`timing.THREADS`, one thread).
 #
-# We time the three models of `timing.article_models()`: the article's `RNNCell`
+# Here it is on the article's loop `rnn` and input `x` from the snippet:
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+warm = timing.time_fn(lambda: rnn(x), repeats=5)
+print(f"RNNCell loop, warm: {warm}")
+print(f"the snippet's single cold call: {rnn_time * 1000:.2f} ms")
+assert warm.runs >= 5 and warm.q3_ms > warm.q1_ms  # one number would hide this spread
+
+# %% [markdown]
+# Comparing *several* models needs one more precaution on a shared machine: if
+# another program wakes up while one model is being timed, that model alone looks
+# slow. So `timing.compare` **interleaves** them: after a warm-up of each, every
+# round times each model once (with the same clock discipline), and the medians are
+# taken over the rounds. A burst of load then slows all three alike.
+#
+# We compare the three models of `timing.article_models()`: the article's `RNNCell`
 # loop and its attention (the same classes as above), and `torch.nn.RNN` with the
 # same recurrence. The cell below measures, once, a whole grid: every model at batch
 # sizes 1, 4 and 32 and sequence lengths 16 to 512, forward pass. The figures and the
@@ -179,7 +200,7 @@ assert forward[ATTENTION].median_ms > forward[LOOP].median_ms          # even th
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-train = timing.compare(32, 512, backward=True, repeats=3)
+train = timing.compare(32, 512, backward=True, repeats=4)
 timing.show(train, "forward + backward, B=32, N=512, d=128, one CPU thread:")
 assert train[ATTENTION].median_ms > 1.5 * train[FUSED].median_ms  # still slower
 
@@ -187,8 +208,9 @@ assert train[ATTENTION].median_ms > 1.5 * train[FUSED].median_ms  # still slower
 # On a CPU, at the article's own sizes, **attention is the slowest of the three**,
 # several times slower than `nn.RNN` (the last column). The fused `nn.RNN` is
 # usually faster than the article's Python loop as well, which pays Python's
-# overhead at each of the 512 steps. Your numbers depend on your machine; the ordering should not. (Try it:
-# set `torch.set_num_threads(4)`, or your core count, and rerun these two cells.)
+# overhead at each of the 512 steps. Your numbers depend on your machine; attention's
+# place at the bottom should not. (Try more threads: set `timing.THREADS = 4`, or your
+# number of cores, and rerun these two cells on an otherwise idle machine.)
 
 # %% [markdown]
 # ## 3 · Why: count the work
@@ -246,9 +268,10 @@ assert time_ratio > 0.4 * (N / d + 2)  # the time ratio follows the FLOP ratio
 # The time ratio tracks the FLOP ratio, and can come out above it:
 # `FlopCounterMode` counts only the matrix products, while attention also computes
 # a softmax over the 33.5 million scores printed above, and the averaged weights.
-# A CPU core does a fixed number of FLOPs per second, so the model
-# that does 6 times the work takes (at least) about 6 times as long. Parallelism
-# cannot help when there is one core to run on.
+# The three speeds differ (small products run less efficiently than big ones), but
+# no model runs many times faster than the others, so the one that does 6 times the
+# work takes several times as long. Parallelism cannot help when there is one core
+# to run on.
 
 # %% [markdown]
 # ## 4 · Sequential steps
@@ -286,8 +309,8 @@ print(f"{'calls per token':>16}" + "".join(f"{(b - a) / 192:>18.1f}" for a, b in
 # time against $N$, at batch 32 (medians; the bars are the IQR). Right: the counted
 # FLOPs; the dashed line is attention's $4BN^2d$ part alone (the $QK^\top$ and $AV$
 # products), which equals the RNN's $4BNd^2$ exactly where $N = d$: the crossover of
-# Vaswani et al.'s comparison, $O(N^2 d)$ against $O(N d^2)$. The vertical red line
-# marks the chosen $N$.
+# Vaswani et al.'s comparison, $O(N^2 d)$ against $O(N d^2)$. The vertical
+# orange line marks the chosen $N$.
 
 # %%
 timing.plot_cost(seq_len=512, batch=32, grid=grid)
@@ -295,7 +318,8 @@ timing.plot_cost(seq_len=512, batch=32, grid=grid)
 # %% [markdown]
 # At batch 1 the work per RNN step is a single vector times a matrix, so the loop's
 # time is mostly the fixed cost of calling each operator, $N$ times over; attention
-# does its work in a few bigger products:
+# does its work in a few bigger products, and often comes out fastest, at least for
+# moderate $N$:
 
 # %%
 timing.plot_cost(seq_len=64, batch=1, grid=grid)
@@ -316,8 +340,8 @@ assert grid.at(1, 512)[LOOP].median_ms > 4 * grid.at(1, 16)[LOOP].median_ms  # 3
 
 # %% [markdown]
 # Move the **sequence length** and **batch size** sliders. The widget only redraws
-# from the grid measured above, so moving it is instant and the times you see are
-# real measurements (run the grid cell again to re-measure). The titles read off
+# from the grid measured above, so a redraw takes a fraction of a second and the
+# times you see are real measurements (run the grid cell again to re-measure). The titles read off
 # the ratios at the chosen point.
 
 # %%
@@ -331,9 +355,9 @@ timing.explore_cost()
 # paying a kernel launch; attention's few large products keep it busy. So the
 # expected picture flips: attention should beat the `RNNCell` loop by a wide margin.
 # Where `nn.RNN` lands depends on the GPU: cuDNN fuses much of its work, but it still
-# runs $N$ dependent steps. If this machine has a GPU,
-# the cell below measures it (the grid above and the widget then show it dashed);
-# on Colab, pick a GPU runtime and rerun the notebook.
+# runs $N$ dependent steps. If this machine has a GPU, the cell below measures it
+# (the grid above and the widget then show it dashed); on Colab, pick a GPU runtime
+# and rerun the notebook.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -378,9 +402,9 @@ timing.complexity_table(seq_len=512, dim=128)
 # article's sizes (B = 32, N = 512, d = 128) is several times *slower* than
 # `nn.RNN` on this CPU, because it does $N/d + 2 = 6$ times the arithmetic and a core
 # can only go so fast. Attention can win at batch 1 for moderate $N$, where the
-# RNN's many tiny steps are all overhead. The article's conclusion needs parallel
-# hardware: on a GPU, attention's constant number of steps beats the RNN's $N$
-# dependent ones.
+# RNN's many tiny steps are mostly overhead. The article's conclusion needs parallel
+# hardware: on a GPU, attention's constant number of steps should beat the RNN's $N$
+# dependent ones (section 6 measures it when a GPU is present).
 #
 # **C8, the table: right, but incomplete.** Sequential operations $O(N)$ vs $O(1)$:
 # counted, correct. Per-layer work $O(N d^2)$ vs $O(N^2 d)$: matches Vaswani et al.,
@@ -438,8 +462,8 @@ answer = None
 helpers.check("ten_times_the_flops", answer)
 
 # %% [markdown]
-# **4.** (Explore, no check.) Rerun section 2 with `torch.set_num_threads` set to
-# your number of cores. Which model gains the most from more cores, and why does the
+# **4.** (Explore, no check.) Set `timing.THREADS` to your number of cores and rerun
+# section 2 on an otherwise idle machine. Which model gains the most from more cores, and why does the
 # `RNNCell` loop gain the least?
 #
 # Next: [07 · Long-range memory, trained live](07_long_range_memory.ipynb).

@@ -51,9 +51,27 @@ def test_time_fn_returns_sane_positive_quartiles():
     assert torch.get_num_threads() > 0 and "ms (IQR" in str(t)
 
 
+def test_time_fns_interleaves_the_calls():
+    log = []
+    result = timing.time_fns({"a": lambda: log.append("a"), "b": lambda: log.append("b")}, repeats=3)
+    switches = [x for i, x in enumerate(log) if i == 0 or log[i - 1] != x]
+    assert switches == ["a", "b"] * 4  # a warm-up of each, then three rounds of a-then-b
+    assert set(result) == {"a", "b"} and all(t.runs == 3 for t in result.values())
+
+
 def test_time_fn_sees_more_work():
     small, big = torch.randn(32, 32), torch.randn(384, 384)
     assert timing.time_fn(lambda: big @ big).median_ms > 5 * timing.time_fn(lambda: small @ small).median_ms
+
+
+def test_time_fn_runs_on_the_thread_count_it_is_given(monkeypatch):
+    seen = []
+    monkeypatch.setattr(timing, "THREADS", 1)  # read at call time, so learners can change it
+    timing.time_fn(lambda: seen.append(torch.get_num_threads()), repeats=2)
+    assert set(seen) == {1}
+    seen.clear()
+    timing.time_fn(lambda: seen.append(torch.get_num_threads()), repeats=2, threads=2)
+    assert set(seen) == {2}
 
 
 def test_time_fn_restores_the_thread_count():
