@@ -294,7 +294,7 @@ def controls(page, explorer: str) -> list[Control]:
             for i, (kind, label) in enumerate(found)]
 
 
-SLIDER_KEYS = ("ArrowRight", "ArrowRight", "ArrowLeft", "End")   # the last one for a visible change
+SLIDER_KEYS = ("ArrowRight", "ArrowRight", "ArrowLeft", "End")   # End (or Home): a visible change
 _OPPOSITE = {"ArrowRight": "ArrowLeft", "ArrowLeft": "ArrowRight", "End": "Home", "Home": "End"}
 
 
@@ -305,6 +305,8 @@ def move(page, control: Control, step: int) -> None:
     if control.kind == "slider":
         low, now, top = (float(el.get_attribute(f"aria-value{a}")) for a in ("min", "now", "max"))
         key = SLIDER_KEYS[step % len(SLIDER_KEYS)]
+        if key == "End" and now > (low + top) / 2:
+            key = "Home"          # to the far end, so "after" differs from "before"
         if (key in ("ArrowRight", "End") and now >= top) or (key in ("ArrowLeft", "Home") and now <= low):
             key = _OPPOSITE[key]
         el.focus()
