@@ -13,6 +13,7 @@ from torch.utils.flop_counter import FlopCounterMode
 
 from .attention import MultiHeadSelfAttention, scaled_dot_product_attention
 from .checks import require_positive_int
+from .lstm import lstm_step
 from .rnn import rnn_forward
 
 DEVICE = torch.device("cpu")  # counts depend only on shapes; "meta" would also work, but slower here
@@ -30,6 +31,18 @@ def count_flops(fn, *args) -> int:
 def _rnn_layer(N: int, d: int, device=DEVICE):
     W = torch.zeros(d, d, device=device)
     return lambda x: rnn_forward(x, W, W, torch.zeros(d, device=device))[0]
+
+
+def _lstm_layer(N: int, d: int, device=DEVICE):
+    W_ih, W_hh = torch.zeros(4 * d, d, device=device), torch.zeros(4 * d, d, device=device)
+    b = torch.zeros(4 * d, device=device)
+
+    def layer(x):
+        h = c = torch.zeros(x.shape[0], d, device=device)
+        for t in range(x.shape[1]):                 # sequential: step t needs step t-1
+            h, c, _ = lstm_step(x[:, t], h, c, W_ih, W_hh, b)
+        return h
+    return layer
 
 
 def _attention_layer(N: int, d: int, device=DEVICE):
@@ -55,7 +68,7 @@ def _restricted_attention_layer(N: int, d: int, r: int = 16, device=DEVICE):
     return layer
 
 
-LAYERS = {"recurrent": _rnn_layer, "self-attention": _attention_layer,
+LAYERS = {"recurrent": _rnn_layer, "recurrent (LSTM)": _lstm_layer, "self-attention": _attention_layer,
           "convolutional (k=3)": _conv_layer, "restricted self-attention (r=16)":
           _restricted_attention_layer}
 

@@ -90,7 +90,8 @@ for T, acc in zip(memory.DELAYS, order_blind):
 # * **LSTM**: the cell of notebook 03, answer from $h_T$. PyTorch initialises every bias from
 #   $U(-1/\sqrt d, 1/\sqrt d)$, so the forget gate starts at $f = \sigma(\approx 0) \approx 0.5$.
 # * **LSTM, forget bias +3**: the same, with 3 added to the forget-gate bias at initialisation, so
-#   $f \approx \sigma(3) \approx 0.95$ (Gers, Schmidhuber & Cummins 2000; Jozefowicz et al. 2015 recommend $+1$).
+#   $f \approx \sigma(3) \approx 0.95$. (The forget gate is from Gers, Schmidhuber & Cummins 2000;
+#   Jozefowicz et al. 2015 recommend a bias of $+1$; we use $+3$ to make the effect plain.)
 # * **attention + positions**: one head of self-attention on token embedding + sinusoidal encoding
 #   (notebook 05); the answer is the output at the last position, $\mathrm{softmax}(q_T K^\top/\sqrt d)\,V$.
 # * **attention, no positions**: the same without the encoding.
@@ -99,16 +100,16 @@ for T, acc in zip(memory.DELAYS, order_blind):
 # Adam steps (learning rate $10^{-2}$) on batches of 64 fresh sequences, the same batches for every model,
 # and are then scored on 400 held-out sequences.
 #
-# To fit in well under a minute on a laptop CPU, the fifteen are trained **together**: each kind is an
-# *ensemble* whose weights carry a leading "member" axis, so one batched matrix product runs all members at
-# once. The members share nothing, the loss is the sum of their losses, and Adam updates every number on its
+# To fit in well under a minute on a laptop CPU, the fifteen are trained **together**: the models of one
+# family at one delay (the two LSTMs, say) form an *ensemble* whose weights carry a leading "member" axis, so
+# one batched matrix product runs all its members at once. The members share nothing, the loss is the sum of their losses, and Adam updates every number on its
 # own, so this is exactly fifteen separate trainings (`tests/test_models.py` checks both that each member
 # equals `torch.nn.RNN` / `torch.nn.LSTM` / scaled dot-product attention, and that members are independent).
 
 # %%
 budget = memory.Budget()
 print(budget)
-sizes = {kind: sum(p[0].numel() for p in ens.parameters())
+sizes = {kind: sum(p[0].numel() for p in ens.parameters())  # p[0]: member 0 of each ensemble
          for kind, ens in zip(["tanh RNN", "LSTM", "attention"], memory.make_models((10,))[10])}
 print("parameters per model:", sizes)
 
@@ -116,8 +117,9 @@ print("parameters per model:", sizes)
 # ## Training
 #
 # The progress bar counts Adam steps; every 20 steps all fifteen models are scored. On a 2-core laptop CPU
-# this takes about half a minute (it depends on the machine, and on what else runs on it). Training numbers
-# can differ in the last digit between machines, so this cell checks its claims with wide margins.
+# this takes well under a minute (how long depends on the machine, and on what else runs on it). Rerun
+# here, the numbers repeat exactly; on another machine floating-point rounding can send training down a
+# slightly different path, so this cell checks its claims with wide margins.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -184,8 +186,9 @@ assert weight_on_first["attention, no positions"] < 0.1
 # * Something else could break the symmetry. If the distractors were a separate "blank" symbol, the
 #   target's *content* would mark it and attention without positions would solve the task. A **causal mask**
 #   also leaks position: with it, position 0 is the only one that attends only to itself, so a *second*
-#   layer can find it (language models without any positional encoding learn positions this way; Haviv et
-#   al. 2022). Our model has one layer and reads out at one position, so nothing breaks the symmetry.
+#   layer can find it (language models without any positional encoding learn positions this way: Haviv, Ram,
+#   Press, Izsak & Levy 2022, *Transformer language models without positional encodings still learn positional
+#   information*, Findings of EMNLP). Our model has one layer and reads out at one position, so nothing breaks the symmetry.
 #
 # That is claim C6 of notebook [05](05_multihead_positions.ipynb) at work in training: without positional
 # information, self-attention cannot see order.
@@ -237,7 +240,7 @@ for bias in (0.0, 3.0):
 # * Recall-the-first-token isolates memory over a chosen distance $T$; distractors from the same vocabulary
 #   make position the only clue.
 # * Same budget, same data: attention with positions was perfect at every delay; the LSTM with forget bias
-#   $+3$ reached $T = 30$ but not $T = 100$; the default LSTM and the tanh RNN stayed near chance.
+#   $+3$ reached $T = 30$ but not $T = 100$; the default LSTM and the tanh RNN were near chance beyond $T = 10$.
 # * Attention without positions is order-blind: it can do no better than "answer the commonest token", and it
 #   did exactly that.
 # * At initialisation the cell-state gradient is scaled by $f^T$: $0.5^{100} \approx 10^{-30}$ with the default

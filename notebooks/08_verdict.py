@@ -67,6 +67,7 @@ generator = helpers.set_seed(8)
 # and costs nothing. One layer of each kind of Vaswani et al.'s Table 1, width $d = 64$:
 #
 # * **recurrent**: $h_t = \tanh(W_{xh} x_t + W_{hh} h_{t-1} + b)$ over $N$ steps;
+# * **recurrent (LSTM)**: the LSTM cell of notebook 03 over $N$ steps (four gates, so four times the products);
 # * **self-attention**: one head, projections $Q, K, V$, $\mathrm{softmax}(QK^\top/\sqrt d)V$, output projection;
 # * **convolutional**: `nn.Conv1d` with kernel width $k = 3$;
 # * **restricted self-attention**: each token attends only within its block of $r = 16$ neighbours.
@@ -74,32 +75,39 @@ generator = helpers.set_seed(8)
 # %%
 d, Ns = 64, [16, 64, 256, 1024]
 flops = {kind: [complexity.layer_flops(kind, N, d) for N in Ns] for kind in complexity.LAYERS}
-print(f"{'N':>6}" + "".join(f"{kind:>36}" for kind in flops))
-for i, N in enumerate(Ns):
-    print(f"{N:>6}" + "".join(f"{flops[kind][i]:>36,}" for kind in flops))
+print(f"{'FLOPs of one layer':<34}" + "".join(f"{f'N = {N}':>14}" for N in Ns))
+for kind, counts in flops.items():
+    print(f"{kind:<34}" + "".join(f"{c:>14,}" for c in counts))
 
 # %% [markdown]
 # Divide the counts by the formulas and the constants appear: recurrent $4Nd^2$ (two $d \times d$ products per
-# step), self-attention $8Nd^2 + 4N^2d$ (four projections, then $QK^\top$ and the weighted sum of $V$),
-# convolution $2kNd^2$, restricted attention $8Nd^2 + 4rNd$.
+# step, 2 FLOPs per multiply-add), LSTM $16Nd^2$ (the same for four gates), self-attention $8Nd^2 + 4N^2d$ (four
+# projections, then $QK^\top$ and the weighted sum of $V$), convolution $2kNd^2$, restricted attention
+# $8Nd^2 + 4rNd$.
 
 # %%
 for kind, formula in [("recurrent", lambda N: 4 * N * d * d),
+                      ("recurrent (LSTM)", lambda N: 16 * N * d * d),
                       ("self-attention", lambda N: 8 * N * d * d + 4 * N * N * d),
                       ("convolutional (k=3)", lambda N: 2 * 3 * N * d * d),
                       ("restricted self-attention (r=16)", lambda N: 8 * N * d * d + 4 * 16 * N * d)]:
     print(f"{kind:<34} counted / formula = {[f / formula(N) for f, N in zip(flops[kind], Ns)]}")
 ratio = [a / r for a, r in zip(flops["self-attention"], flops["recurrent"])]
-print("self-attention / recurrent:", ratio, " = N/d + 2")
+print("self-attention / tanh RNN:", ratio, " = N/d + 2")
+ratio_lstm = [a / r for a, r in zip(flops["self-attention"], flops["recurrent (LSTM)"])]
+print("self-attention / LSTM:    ", ratio_lstm, " = (N/d + 2) / 4")
 
 # %%
 complexity.plot_flops(Ns, flops, d)
 
 # %% [markdown]
 # So the article's row 2 is right in its leading terms, but read it carefully: a real attention layer costs
-# $\mathcal{O}(N^2 d + N d^2)$, never less than the recurrent layer's $\mathcal{O}(N d^2)$. Attention does
-# $N/d + 2$ times the work: 2.25 times at $N = 16$ and 18 times at $N = 1024$ for $d = 64$. It is more work,
-# not less. What it buys is a different *shape* of work.
+# $\mathcal{O}(N^2 d + N d^2)$, because it also projects every token. Against a tanh RNN it does $N/d + 2$ times
+# the work: 2.25 times at $N = 16$ and 18 times at $N = 1024$ for $d = 64$. Against an LSTM, whose four gates
+# cost four times as much, attention is *cheaper* while $N < 2d$ (0.5625 times at $N = 16$, 0.75 at $N = 64$)
+# and dearer beyond (4.5 times at $N = 1024$). That is Vaswani et al.'s own argument: for sentences shorter
+# than the model width, attention costs less. For long sequences it costs more, and what it buys is a
+# different *shape* of work.
 
 # %% [markdown]
 # ## Dependent steps: the shape of the work
@@ -115,9 +123,9 @@ for kind, steps in depth.items():
     print(f"{kind:<34} longest chain at N = 16, 64, 256: {steps}")
 
 # %% [markdown]
-# The recurrent layer's chain grows by 3 operations per token (a matrix product, an addition, a tanh): it is
-# $\mathcal{O}(N)$ deep. The other three layers have a chain of constant length: all tokens are processed at
-# once. That is the real advantage, on hardware that can do thousands of operations at the same time.
+# The recurrent layers' chains grow with every token: by 3 operations for the tanh RNN (a matrix product, an
+# addition, a tanh) and by 9 for the LSTM. They are $\mathcal{O}(N)$ deep. The other three layers have a
+# chain of constant length: all tokens are processed at once. That is the real advantage, on hardware that can do thousands of operations at the same time.
 #
 # Path length between distant tokens is a different matter for convolutions and restricted attention: one
 # layer only connects neighbours, so linking token 1 to token $N$ takes a stack of $\mathcal{O}(N/k)$
@@ -198,16 +206,18 @@ complexity.markdown_table(
     ["layer type", "complexity per layer", "counted FLOPs, N=1024", "sequential ops",
      "longest chain, N=256", "max path length"],
     [["self-attention", "O(N² d)", f"{flops['self-attention'][i]:,}", "O(1)", depth["self-attention"][j], "O(1)"],
-     ["recurrent", "O(N d²)", f"{flops['recurrent'][i]:,}", "O(N)", depth["recurrent"][j], "O(N)"],
+     ["recurrent (tanh RNN)", "O(N d²)", f"{flops['recurrent'][i]:,}", "O(N)", depth["recurrent"][j], "O(N)"],
+     ["recurrent (LSTM)", "O(N d²)", f"{flops['recurrent (LSTM)'][i]:,}", "O(N)",
+      depth["recurrent (LSTM)"][j], "O(N)"],
      ["convolutional", "O(k N d²)", f"{flops['convolutional (k=3)'][i]:,}", "O(1)",
       depth["convolutional (k=3)"][j], "O(log_k N)"],
      ["restricted self-attention", "O(r N d)", f"{flops['restricted self-attention (r=16)'][i]:,}", "O(1)",
       depth["restricted self-attention (r=16)"][j], "O(N/r)"]])
 
 # %% [markdown]
-# The complexity column is Vaswani et al.'s, which counts only the part that grows fastest in their regime
-# ($N < d$); the counts include the $\mathcal{O}(N d^2)$ projections every attention layer also pays. Then the
-# rows that are not in Table 1:
+# The complexity column is Vaswani et al.'s. For attention it counts only the comparison of all pairs,
+# $\mathcal{O}(N^2 d)$; our counts also include the $\mathcal{O}(N d^2)$ projections that every attention layer
+# pays. Then the rows that are not in Table 1:
 
 # %%
 f_rnn, s_rnn = complexity.generation_step("recurrent", 4096, d)
@@ -304,7 +314,8 @@ assert t_scan < t_loop / 3  # 14 vectorised steps against 10,000 small ones
 #
 # **C8 (the table): right as far as it goes, and incomplete.** Rows 1-3 match Vaswani et al.'s Table 1, and our
 # counts reproduce them: a recurrent layer's chain of dependent operations grows with $N$, an attention layer's
-# does not. But the table hides that attention does $N/d + 2$ times the work of a recurrent layer, that the
+# does not. But the table hides that for long sequences attention does more work ($N/d + 2$ times a tanh
+# RNN's, more than an LSTM's once $N > 2d$), that the
 # speed-up exists only on parallel hardware (on one CPU thread attention was slower), and it omits the two
 # rows that favour recurrence: $\mathcal{O}(d^2)$ per generated token and $\mathcal{O}(d)$ state, against
 # $\mathcal{O}(d^2 + N d)$ and $\mathcal{O}(N d)$. "Long-range dependencies: poor vs excellent" holds in a
@@ -319,7 +330,8 @@ assert t_scan < t_loop / 3  # 14 vectorised steps against 10,000 small ones
 # %% [markdown]
 # ## Summary
 #
-# * Counted FLOPs: recurrent $4Nd^2$, attention $8Nd^2 + 4N^2d$: attention does $N/d + 2$ times more work.
+# * Counted FLOPs: tanh RNN $4Nd^2$, LSTM $16Nd^2$, attention $8Nd^2 + 4N^2d$: attention does $N/d + 2$ times
+#   the work of a tanh RNN, and less than an LSTM only while $N < 2d$.
 # * Longest chain of dependent operations: grows 3 per token for the RNN; constant for attention,
 #   convolution and restricted attention. That depth, not the work, is attention's advantage, and it pays off
 #   only on parallel hardware.

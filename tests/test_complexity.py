@@ -8,6 +8,7 @@ from helpers import complexity as C
 @pytest.mark.parametrize("N, d", [(64, 32), (256, 64)])
 def test_layer_flops_match_the_formulas(N, d):
     assert C.layer_flops("recurrent", N, d) == 4 * N * d * d                      # W_xh x, W_hh h
+    assert C.layer_flops("recurrent (LSTM)", N, d) == 16 * N * d * d              # the same, for 4 gates
     assert C.layer_flops("self-attention", N, d) == 8 * N * d * d + 4 * N * N * d  # 4 projections, QK^T, AV
     assert C.layer_flops("convolutional (k=3)", N, d) == 2 * 3 * N * d * d
     assert C.layer_flops("restricted self-attention (r=16)", N, d) == 8 * N * d * d + 4 * N * 16 * d
