@@ -63,8 +63,8 @@ generator = helpers.set_seed(8)
 # ## Work per layer, counted
 #
 # `torch.utils.flop_counter.FlopCounterMode` counts the floating-point operations of every matrix product and
-# convolution PyTorch runs. We run each layer on *meta* tensors (shapes without data), so the count is exact
-# and costs nothing. One layer of each kind of Vaswani et al.'s Table 1, width $d = 64$:
+# convolution PyTorch runs. The count depends only on the shapes, so it is exact and the same on every
+# machine; we run each layer once on a batch of one sequence. One layer of each kind of Vaswani et al.'s Table 1, width $d = 64$:
 #
 # * **recurrent**: $h_t = \tanh(W_{xh} x_t + W_{hh} h_{t-1} + b)$ over $N$ steps;
 # * **recurrent (LSTM)**: the LSTM cell of notebook 03 over $N$ steps (four gates, so four times the products);
