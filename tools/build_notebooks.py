@@ -35,7 +35,8 @@ def clean(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     if "widgets" in nb.metadata:
         keep["widgets"] = nb.metadata["widgets"]
     nb.metadata = nbformat.from_dict(keep)
-    for cell in nb.cells:
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"cell-{i:03d}"  # stable ids: a rebuild with no change leaves no diff
         cell.metadata = nbformat.from_dict({k: v for k, v in cell.metadata.items() if k in CELL_METADATA})
     return nb
 
