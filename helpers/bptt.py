@@ -1,5 +1,4 @@
 """Backpropagation through time: the product of Jacobians dh_k/dh_{k-1}."""
-import contextlib
 import math
 
 import torch
@@ -9,21 +8,11 @@ from .checks import require_positive_int, require_square, require_tensor
 from .exercises import register_exercise
 from .plots import COLORS, finite_or_marked, new_figure
 from .spectra import largest_singular_value, matrix_with_spectral_radius
+from .timing import one_thread
 from .widgets import Explorer, register, slider
 
 NONLINEARITIES = ("tanh", "linear")
 LOG_FLOAT64_MAX = math.log(torch.finfo(torch.float64).max)  # 709.78: e^this is the largest float64
-
-
-@contextlib.contextmanager
-def one_thread():
-    """Run small matrix work on one CPU thread: faster and steadier than several on small sizes."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 
 def hidden_states(W_hh: torch.Tensor, T: int, *, nonlinearity: str = "tanh",

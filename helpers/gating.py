@@ -7,7 +7,8 @@ import math
 import numpy as np
 import torch
 
-from .bptt import LOG_FLOAT64_MAX, jacobian_norms, one_thread, tidy_log_axis
+from .bptt import LOG_FLOAT64_MAX, jacobian_norms, tidy_log_axis
+from .timing import one_thread
 from .checks import require_positive_int, require_tensor
 from .exercises import register_exercise
 from .lstm import LSTMGates, lstm_step, lstm_weights

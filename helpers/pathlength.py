@@ -1,5 +1,4 @@
 """Path length versus gradient size: ||dy_N / dx_t|| for an RNN, an LSTM and attention."""
-import contextlib
 
 import torch
 from torch import nn
@@ -7,6 +6,7 @@ from torch import nn
 from .attention import MultiHeadSelfAttention, scaled_dot_product_attention
 from .checks import require_positive_int, require_tensor
 from .plots import COLORS, finite_or_marked, new_figure
+from .timing import one_thread
 
 MODELS = ("RNN", "LSTM", "attention")
 
@@ -22,17 +22,6 @@ def last_token_attention(attn: MultiHeadSelfAttention, x: torch.Tensor) -> torch
     q, k, v = (t.view(B, N, attn.n_heads, -1).transpose(1, 2) for t in (q, k, v))  # (B, nh, N, hs)
     out, _ = scaled_dot_product_attention(q[:, :, -1:], k, v)      # (B, nh, 1, hs)
     return attn.out_proj(out.transpose(1, 2).reshape(B, d))        # (B, d)
-
-
-@contextlib.contextmanager
-def one_thread():
-    """Small tensors run faster and steadier on one CPU thread than on several."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 
 def make_model(kind: str, d: int = 32, seed: int = 0):

@@ -4,7 +4,7 @@ import time
 import torch
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
-from .bptt import one_thread
+from .timing import one_thread
 from .checks import require_positive_int
 from .exercises import register_exercise
 from .plots import COLORS, new_figure

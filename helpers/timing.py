@@ -4,6 +4,7 @@ Wall time is measured with torch.utils.benchmark (warm-up, repeats, median and I
 a fixed thread count); work is counted with torch.utils.flop_counter.FlopCounterMode,
 which is exact and deterministic. Notebook 06 uses everything here.
 """
+import contextlib
 import math
 import time
 from dataclasses import dataclass
@@ -21,6 +22,18 @@ from .checks import require_positive_int
 from .exercises import register_exercise
 from .plots import COLORS, new_figure
 from .widgets import Explorer, register
+
+
+@contextlib.contextmanager
+def one_thread():
+    """Run small matrix work on one CPU thread: faster and steadier than several on small sizes."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
 
 THREADS = 1     # every timing runs on one CPU thread: comparable across machines, robust under load
 D_MODEL = 128   # the article's embedding_dim
