@@ -23,8 +23,8 @@ test: setup           ## unit, widget, hygiene and browser tests, then strict nb
 notebooks: setup      ## rebuild notebooks/*.ipynb from their .py sources and execute them (NB=01 for one)
 	$(PY) tools/build_notebooks.py $(NB)
 
-benchmark: setup      ## time every notebook and every widget redraw
-	$(PY) tools/benchmark.py
+benchmark: setup      ## time every notebook and every widget redraw; write the tables into README.md
+	$(PY) tools/benchmark.py --readme
 
 .PHONY: slides colab
 slides: setup         ## export every notebook to reveal.js slides in build/slides/ (present live: RISE in `make lab`)

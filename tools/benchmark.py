@@ -1,6 +1,7 @@
 """Benchmark the course: every notebook in a fresh kernel, and every widget redraw.
 
-    python tools/benchmark.py            # prints a Markdown table (the README has one)
+    python tools/benchmark.py            # prints Markdown tables
+    python tools/benchmark.py --readme   # ... and writes them into README.md
 
 Per notebook: wall time to execute top to bottom and the kernel's peak memory.
 Per widget: median time of a redraw, setting each control to a few values
@@ -8,6 +9,7 @@ Per widget: median time of a redraw, setting each control to a few values
 come from `artifacts/browser_redraw.json` when the browser tests have written it.
 """
 import json
+import re
 import statistics
 import sys
 import time
@@ -50,30 +52,48 @@ def widget_redraws() -> dict[str, list[float]]:
     return times
 
 
+def update_readme(table: str, seconds: dict[str, float]) -> None:
+    """Write the tables between the README's benchmark markers, and each notebook's run time
+    into the last column of its row in the course map."""
+    readme = ROOT / "README.md"
+    text = re.sub(r"(<!-- benchmark:start -->\n).*?(<!-- benchmark:end -->)",
+                  lambda m: m.group(1) + table + m.group(2), readme.read_text(), flags=re.S)
+    for stem, s in seconds.items():
+        text = re.sub(rf"^(\| \[{stem[:2]} .*\| )[^|]*( \|)$", rf"\g<1>{s:.0f} s\2", text, flags=re.M)
+    readme.write_text(text)
+
+
 def main() -> int:
+    lines, seconds_by_notebook = [], {}
+    def out(line: str = "") -> None:
+        print(line, flush=True)
+        lines.append(line)
     notebooks = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-    print("| notebook | wall time (s) | peak memory (MiB) |\n|---|---:|---:|")
+    out("| notebook | wall time (s) | peak memory (MiB) |\n|---|---:|---:|")
     total, slow = 0.0, []
     for path in notebooks:
         seconds, mib = run_notebook(path)
         total += seconds
+        seconds_by_notebook[path.stem] = seconds
         limit = NOTEBOOK_LIMITS.get(path.name[:2], TARGETS["notebook_s"])
         slow += [path.stem] if seconds > limit else []
-        print(f"| {path.stem} | {seconds:.1f} | {mib:.0f} |", flush=True)
-    print(f"| **all {len(notebooks)}** | **{total:.1f}** | |\n")
+        out(f"| {path.stem} | {seconds:.1f} | {mib:.0f} |")
+    out(f"| **all {len(notebooks)}** | **{total:.1f}** | |\n")
     browser_file = ROOT / "artifacts" / "browser_redraw.json"
     browser = json.loads(browser_file.read_text()) if browser_file.exists() else {}
-    print("| widget | redraws | median redraw (ms) | max (ms) | median in the browser (ms) |")
-    print("|---|---:|---:|---:|---:|")
+    out("| widget | redraws | median redraw (ms) | max (ms) | median in the browser (ms) |")
+    out("|---|---:|---:|---:|---:|")
     for name, ms in widget_redraws().items():
         in_browser = browser.get(name)
         shown = f"{statistics.median(in_browser):.0f}" if in_browser else "not measured"
         slow += [name] if statistics.median(ms) > TARGETS["redraw_ms"] else []
-        print(f"| {name} | {len(ms)} | {statistics.median(ms):.0f} | {max(ms):.0f} | {shown} |")
+        out(f"| {name} | {len(ms)} | {statistics.median(ms):.0f} | {max(ms):.0f} | {shown} |")
     slow += ["whole course"] if total > TARGETS["course_s"] else []
-    print(f"\nTargets: each notebook <= {TARGETS['notebook_s']:.0f} s (06: 30 s, 07: 60 s), course <= "
+    out(f"\nTargets: each notebook <= {TARGETS['notebook_s']:.0f} s (06: 30 s, 07: 60 s), course <= "
           f"{TARGETS['course_s']:.0f} s, redraw median <= {TARGETS['redraw_ms']:.0f} ms. "
           + (f"Over target: {', '.join(slow)}." if slow else "All within target."))
+    if "--readme" in sys.argv:
+        update_readme("\n".join(lines) + "\n", seconds_by_notebook)
     return 0
 
 
