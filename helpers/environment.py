@@ -36,8 +36,9 @@ def plot_softmax(temperature: float = 1.0):
     scores = torch.tensor([2.0, 1.0, 0.5, 0.0, -1.0])
     p = (scores / temperature).softmax(-1)
     fig, ax = new_figure(width=4.8, height=2.6)
-    ax.bar([f"s={s:g}" for s in scores.tolist()], p.tolist())
-    ax.set(ylim=(0, 1), ylabel="probability", title=f"softmax(s / {temperature:g})")
+    ax.bar([f"{s:g}" for s in scores.tolist()], p.tolist())
+    ax.set(ylim=(0, 1), xlabel="score s", ylabel="probability",
+           title=f"softmax(s / τ) at temperature τ = {temperature:g}")
     return fig
 
 

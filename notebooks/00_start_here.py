@@ -51,15 +51,18 @@ generator = helpers.set_seed(0)
 #    $W_{hh}$ is below 1 the gradient shrinks exponentially; above 1 it explodes.
 # 3. **LSTMs help but still forget.** The gated cell state lets gradients flow
 #    further, yet in practice an LSTM forgets beyond a few hundred tokens.
-# 4. **Attention fixes it.** Self-attention, $\mathrm{softmax}(QK^\top/\sqrt{d_k})V$,
-#    lets every token look at every other at once: no sequential dependency, a
-#    path of length $O(1)$ between any two tokens, and positional encodings to
-#    restore word order.
+# 4. **Attention fixes it.** Self-attention, $\mathrm{softmax}(QK^\top/\sqrt{d_k})V$
+#    (queries $Q$, keys $K$ and values $V$ are three projections of the tokens, $d_k$
+#    the size of a key; notebook 04 builds it), lets every token look at every other
+#    at once: no sequential dependency, a path of length $O(1)$ between any two
+#    tokens, and positional encodings to restore word order.
 # 5. **The evidence.** A PyTorch snippet times an `RNNCell` loop against
 #    `nn.MultiheadAttention`, and a table compares their complexity.
 #
 # Each step is a *claim* we can test. The ledger below says what each notebook
-# found; the links open the notebook that tests the claim.
+# found; the links open the notebook that tests the claim. Do not worry if words in
+# the verdict column (singular value, scan, permutation-equivariant...) are new: each
+# is explained in the notebook that reaches that verdict.
 
 # %%
 course.claims_ledger()
@@ -90,13 +93,19 @@ course.course_map()
 # ## Is your machine ready?
 
 # %%
-for name, version in environment.versions().items():
+# NBVAL_IGNORE_OUTPUT
+# (versions and device depend on your machine)
+installed = environment.versions()
+for name, version in installed.items():
     print(f"{name:>10}: {version}")
 print(f"    device: {environment.device().type}")
+assert int(installed["torch"].split(".")[0]) >= 2, "the course needs PyTorch 2 or newer"
 
 # %% [markdown]
 # The course was tested with the exact versions in `requirements.txt`; newer
-# versions will very likely work too.
+# versions will very likely work too. `device: cpu` is fine: every notebook runs on a
+# laptop CPU. `device: cuda` means PyTorch found a GPU, and the notebooks that
+# measure speed (06) will also time it there.
 #
 # ## Try a widget
 #
