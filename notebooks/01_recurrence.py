@@ -69,9 +69,8 @@ h0 = torch.zeros(B, d_h)
 print("W_xh", tuple(W_xh.shape), " W_hh", tuple(W_hh.shape), " b", tuple(b.shape), " x", tuple(x.shape))
 
 # %% [markdown]
-# One step of ours against one step of `nn.RNNCell`, then a whole sequence (our loop, `helpers.rnn_forward`)
-# against the fused `nn.RNN` layer given the same weights. The differences are float32 rounding; their last
-# digits depend on your CPU, so nbval does not compare them, but `assert_close` checks them.
+# One step of ours against one step of `nn.RNNCell`. The difference is float32 rounding; its last digits
+# depend on your CPU, so nbval does not compare it, but `assert_close` checks it.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -80,6 +79,13 @@ ours, theirs = helpers.rnn_step(x[:, 0], h0, W_xh, W_hh, b), cell(x[:, 0], h0)
 assert_close(ours, theirs)
 print(f"one step   vs nn.RNNCell: max |difference| = {(ours - theirs).abs().max():.1e}")
 
+# %% [markdown]
+# Then a whole sequence: our loop, `helpers.rnn_forward`, against the fused `nn.RNN` layer given the same
+# weights. `nn.RNN` returns every hidden state, $(B, T, d_h)$, and the last one.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+# (the size of float32 rounding differences depends on the CPU)
 layer = torch.nn.RNN(d_in, d_h, batch_first=True)
 with torch.no_grad():                      # give nn.RNN the cell's weights
     for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
@@ -87,7 +93,7 @@ with torch.no_grad():                      # give nn.RNN the cell's weights
 H, h_T = helpers.rnn_forward(x, W_xh, W_hh, b)
 H_ref, h_ref = layer(x)
 assert_close(H, H_ref)
-print(f"5 steps    vs nn.RNN:     max |difference| = {(H - H_ref).abs().max():.1e}")
+print(f"{T} steps    vs nn.RNN:     max |difference| = {(H - H_ref).abs().max():.1e}")
 
 # %% [markdown]
 # Both match to within float32 rounding (a few times $10^{-8}$ on the machine that built this notebook):
@@ -97,8 +103,10 @@ print(f"5 steps    vs nn.RNN:     max |difference| = {(H - H_ref).abs().max():.1
 # ## The unrolled chain
 #
 # Write the recurrence out for every step and it becomes a chain: $h_1$ needs $h_0$, $h_2$ needs $h_1$,
-# and $h_t$ cannot start before the $t$ steps before it have finished. Whatever hardware you have, the
-# **depth** of this computation is $N$ for a sequence of $N$ tokens.
+# and $h_t$ cannot start before the $t$ steps before it have finished. The **depth** of a computation is
+# the length of its longest chain of operations that must run one after another; no number of
+# processors can finish it faster than that. Whatever hardware you have, the depth of this computation
+# is $N$ for a sequence of $N$ tokens. (The figure leaves out the bias $b$.)
 
 # %%
 recurrence.plot_unrolled_chain(T=6)
@@ -106,9 +114,9 @@ recurrence.plot_unrolled_chain(T=6)
 # %% [markdown]
 # ## What *is* parallel: the input projection
 #
-# Look at the blue row of the figure. $W_{xh} x_t + b$ does not involve $h$ at all, so it can be computed
-# for **every** $t$ before the loop starts, in a single matrix multiplication over a $(B, T, d_{in})$ tensor.
-# Only the orange chain, $h_t = \tanh(u_t + W_{hh} h_{t-1})$, is sequential. `helpers.rnn_forward` is
+# Look at the blue row of the figure. The input projection $u_t = W_{xh} x_t + b$ does not involve $h$ at
+# all, so it can be computed for **every** $t$ before the loop starts, in a single matrix multiplication
+# over a $(B, T, d_{in})$ tensor. Only the orange chain, $h_t = \tanh(u_t + W_{hh} h_{t-1})$, is sequential. `helpers.rnn_forward` is
 # written exactly this way.
 
 # %%
