@@ -146,10 +146,10 @@ def plot_gradient_norm_grid(T: int = 200, rhos: tuple = (0.9, 1.0, 1.1), d: int 
         for color, rho in zip(COLORS, rhos):
             for _, kind, style in [c for c in CASES if c[0] == nonlinearity]:
                 norms = gradient_norms(rho, T, d=d, kind=kind, nonlinearity=nonlinearity, every=every)
-                finite_or_marked(ax, steps, norms, label=f"rho={rho:g}, {kind}", color=color, ls=style)
+                finite_or_marked(ax, steps, norms, label=f"ρ = {rho:g}, {kind}", color=color, ls=style)
         tidy_log_axis(ax)
-        ax.set(xlabel="sequence length T (steps back)",
-               title=f"{nonlinearity} RNN" + (", unit inputs" if nonlinearity == "tanh" else ""))
+        note = ", unit inputs (lines as on the left)" if nonlinearity == "tanh" else ""
+        ax.set(xlabel="sequence length T (steps back)", title=f"{nonlinearity} RNN{note}")
     for ax in axes:
         ax.set_ylabel(r"gradient norm $\|\partial h_T / \partial h_0\|_2$")
     axes[0].legend(fontsize=8, ncol=1)
@@ -168,10 +168,10 @@ def plot_gradient_norms(eigenvalue: float = 1.0, seq_len: int = 100, d: int = 32
         norms = gradient_norms(eigenvalue, seq_len, d=d, kind=kind, nonlinearity=nonlinearity, every=every)
         finite_or_marked(ax, steps, norms, label=f"{nonlinearity}, {kind}", color=COLORS[i // 2 * 2], ls=style)
     ks = torch.arange(1, seq_len + 1, dtype=torch.float64)
-    ax.plot(ks, eigenvalue ** ks, color=COLORS[7], lw=0.8, ls=":", label=r"$\rho^T$")
+    ax.plot(ks, eigenvalue ** ks, color=COLORS[7], lw=6, alpha=0.3, zorder=1, label=r"$\rho^T$")  # a band behind
     tidy_log_axis(ax)
     ax.set(xlabel="sequence length T (steps back)",
-           ylabel=r"$\|\partial h_T / \partial h_0\|_2$", title=f"spectral radius rho = {eigenvalue:.2f}, d = {d}")
+           ylabel=r"$\|\partial h_T / \partial h_0\|_2$", title=f"spectral radius ρ = {eigenvalue:.2f}, d = {d}")
     ax.legend(fontsize=8)
     return fig
 
@@ -207,7 +207,8 @@ def plot_non_normal(coupling: float = 5.0, eigenvalue: float = 0.9, K: int = 60)
     ax.axhline(1.0, color=COLORS[7], lw=0.6)
     tidy_log_axis(ax)
     ax.set(xlabel="power k (steps back)", ylabel=r"$\|W^k\|_2$",
-           title=f"rho = {eigenvalue:g} for both, sigma_max = {largest_singular_value(W):.2f} for W")
+           title=f"ρ = {eigenvalue:g} for both; σ_max = {largest_singular_value(W):.2f} for W, "
+                 f"{eigenvalue:g} for λI")
     ax.legend(fontsize=8)
     return fig
 

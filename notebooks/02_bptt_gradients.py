@@ -57,7 +57,8 @@ generator = helpers.set_seed(2)
 # ## One Jacobian per step
 #
 # Write the step of notebook 01 as $a_k = W_{hh} h_{k-1} + W_{xh} x_k + b$ and $h_k = \tanh(a_k)$. The
-# derivative of $h_k$ with respect to $h_{k-1}$ is a $(d \times d)$ matrix, the step Jacobian:
+# derivative of $h_k$ with respect to $h_{k-1}$ is a $(d \times d)$ matrix ($d = d_h$, the hidden size),
+# the step Jacobian:
 #
 # $$J_k = \frac{\partial h_k}{\partial h_{k-1}} = \mathrm{diag}\big(\tanh'(a_k)\big)\, W_{hh}
 #       = \mathrm{diag}\big(1 - h_k^2\big)\, W_{hh},$$
@@ -67,12 +68,17 @@ generator = helpers.set_seed(2)
 #
 # $$\frac{\partial h_T}{\partial h_0} = J_T\, J_{T-1} \cdots J_1 .$$
 #
-# This is the article's formula, and it is right. `bptt.jacobian_product` multiplies the $J_k$ out; below it
-# is checked against `torch.autograd`, which knows nothing of our formula (float64, $d = 4$, $T = 10$).
+# This is the article's formula, and it is right. The article starts at $h_1$ and puts a loss $E_t$ at the
+# end: $\partial E_t/\partial h_1 = \frac{\partial E_t}{\partial h_t}\, J_t \cdots J_2$. The first factor
+# does not depend on how far back we go, so we study the product alone, from $h_0$. Matrices do not
+# commute, so the order matters: the latest Jacobian stands on the left.
+#
+# `bptt.jacobian_product` multiplies the $J_k$ out; below it is checked against `torch.autograd`, which
+# knows nothing of our formula (float64, $d = 4$, $T = 10$).
 
 # %%
 d, T = 4, 10
-W = helpers.matrix_with_spectral_radius(d, 1.0, generator=generator).double()
+W = helpers.matrix_with_spectral_radius(d, 1.0, generator=generator).double()  # a random W_hh
 W_xh, x = torch.randn(d, d, generator=generator).double(), torch.randn(T, d, generator=generator).double()
 h0 = torch.randn(d, generator=generator).double()
 
@@ -85,21 +91,31 @@ print("product of J_k equals autograd's Jacobian:", torch.allclose(ours, theirs,
 # %% [markdown]
 # ## Linear RNN: the eigenvalue story, exactly
 #
+# Two numbers describe the size of a square matrix $W$ here:
+#
+# * its **spectral radius** $\rho(W) = \max_i |\lambda_i|$, the largest modulus of its eigenvalues (they can
+#   be complex). This is what the article calls "the largest eigenvalue";
+# * its **spectral norm** $\|W\|_2 = \sigma_{\max}(W)$, the largest singular value: the most $W$ can stretch
+#   any vector, $\|Wv\| \le \|W\|_2 \|v\|$. We measure gradient products with it.
+#
 # Drop the $\tanh$ ($h_k = W_{hh}h_{k-1} + W_{xh}x_k$) and every $J_k$ is $W_{hh}$, so
-# $\partial h_T/\partial h_0 = W_{hh}^T$. Take $W_{hh} = \rho\,Q$ with $Q$ orthogonal ($d = 64$): all its
-# eigenvalues have modulus $\rho$ *and* all its singular values equal $\rho$, so $\|W_{hh}^T\|_2 = \rho^T$.
-# `helpers.jacobian_norms` computes $\|\partial h_T/\partial h_0\|_2$ for every $T$ in float64.
+# $\partial h_T/\partial h_0 = W_{hh}^T$ (the $T$-th power). Take $W_{hh} = \rho\,Q$ with $Q$ orthogonal
+# ($d = 64$): all its eigenvalues have modulus $\rho$ *and* all its singular values equal $\rho$, so
+# $\|W_{hh}^T\|_2 = \rho^T$. `bptt.gradient_norms(rho, 200, ...)` builds such a $W_{hh}$ and returns
+# $\|\partial h_T/\partial h_0\|_2$ for every $T$ from 1 to 200, in float64 (why float64: see below).
 
 # %%
 for rho in (0.9, 1.0, 1.1):
-    norms = bptt.gradient_norms(rho, 200, kind="orthogonal", nonlinearity="linear")  # d = 64
+    norms = bptt.gradient_norms(rho, 200, kind="orthogonal", nonlinearity="linear")  # d = 64, (200,)
+    # norms[T - 1] is ||dh_T/dh_0||, so norms[49] is T = 50
     print(f"rho = {rho}:  T=50: {norms[49]:.2g}  (rho^50 = {rho**50:.2g})    "
           f"T=200: {norms[199]:.2g}  (rho^200 = {rho**200:.2g})")
 
 # %% [markdown]
 # About $5\times10^{-3}$, $1$ and $1.2\times10^{2}$ at $T = 50$; about $7\times10^{-10}$, $1$ and
 # $2\times10^{8}$ at $T = 200$. Exponential in $T$, exactly as the article says, *for this matrix*.
-# Now the same three spectral radii with a Gaussian $W_{hh}$ (dashed), and with the $\tanh$ put back,
+# Now the same three spectral radii with a Gaussian $W_{hh}$ (random normal entries, rescaled to the same
+# $\rho$; dashed lines), and with the $\tanh$ put back,
 # driven by inputs of unit size ($x_t \sim \mathcal N(0, I)$, $W_{xh} = I$), on the right.
 
 # %%
@@ -123,7 +139,8 @@ bptt.plot_gradient_norm_grid(T=200)
 # \qquad \Big\|\frac{\partial h_T}{\partial h_0}\Big\|_2 \le \big(\gamma\,\sigma_{\max}\big)^T,$$
 #
 # with $\gamma = 1$ for $\tanh$ ($\tfrac14$ for the sigmoid). This is the statement of Pascanu, Mikolov &
-# Bengio (2013), refining Bengio, Simard & Frasconi (1994):
+# Bengio (2013, *On the difficulty of training recurrent neural networks*), refining Bengio, Simard &
+# Frasconi (1994, *Learning long-term dependencies with gradient descent is difficult*):
 #
 # * $\sigma_{\max} < 1/\gamma$ is **sufficient** for vanishing: the bound goes to 0;
 # * $\sigma_{\max} > 1/\gamma$ is **necessary, not sufficient**, for exploding: without it the product
@@ -131,10 +148,10 @@ bptt.plot_gradient_norm_grid(T=200)
 #
 # The largest singular value $\sigma_{\max} = \|W\|_2$ is the most any vector can be stretched in one
 # step; the spectral radius $\rho$ (largest $|\lambda|$) can be far smaller. They are equal for *normal*
-# matrices (orthogonal, symmetric), not for a random Gaussian one:
+# matrices ($WW^\top = W^\top W$, e.g. orthogonal or symmetric ones), not for a random Gaussian one:
 
 # %%
-for rho in (0.9, 1.0, 1.1):
+for rho in (0.9, 1.0, 1.1):                                      # Wg: the matrix gradient_norms builds (seed 0)
     Wg = helpers.matrix_with_spectral_radius(64, rho, kind="gaussian", generator=torch.Generator().manual_seed(0))
     norms = bptt.gradient_norms(rho, 200, kind="gaussian", nonlinearity="linear")
     peak = int(norms.argmax()) + 1
@@ -204,10 +221,10 @@ bptt.explore_non_normal()
 # when $\rho > 1$. Orthogonal $W_{hh}$, $d = 64$:
 
 # %%
-x_unit, W_in = bptt.unit_inputs(200, 64)
+x_unit, W_in = bptt.unit_inputs(50, 64)                          # the inputs gradient_norms uses
 for rho in (0.9, 1.0, 1.1):
     Wo = helpers.matrix_with_spectral_radius(64, rho, kind="orthogonal", generator=torch.Generator().manual_seed(0))
-    H = bptt.hidden_states(Wo, 200, x=x_unit, W_xh=W_in)
+    H = bptt.hidden_states(Wo, 50, x=x_unit, W_xh=W_in)          # h_1..h_50, (50, 64)
     norm50 = bptt.gradient_norms(rho, 50, kind="orthogonal", nonlinearity="tanh")[-1].item()
     print(f"rho = {rho}: mean tanh' = {(1 - H**2).mean():.2f}; ||dh_50/dh_0|| = {norm50:.1g}; "
           f"per-step factor {norm50 ** (1 / 50):.2f}")
@@ -216,7 +233,8 @@ for rho in (0.9, 1.0, 1.1):
 # The average slope $\tanh'$ is about 0.5, so the effective per-step factor is about 0.6 to 0.7 and even
 # $\rho = 1.1$ gives about $2\times10^{-8}$ after 50 steps. In practice vanishing, not exploding, is the
 # common failure of a $\tanh$ RNN. (The slopes depend on the input scale: with much smaller inputs the units stay
-# near 0 and the $\tanh$ RNN behaves like the linear one.) Here is the picture for one spectral radius, with $\rho^T$ dotted for reference:
+# near 0 and the $\tanh$ RNN behaves like the linear one.) Here is the picture for one spectral radius,
+# with $\rho^T$ as a wide grey band for reference (the linear orthogonal curve lies exactly on it):
 
 # %%
 bptt.plot_gradient_norms(eigenvalue=1.1, seq_len=200)
@@ -267,6 +285,11 @@ raw = W_rec.grad.clone()
 before = torch.nn.utils.clip_grad_norm_([W_rec], max_norm=1.0)   # rescales W_rec.grad in place
 print(f"gradient norm before clipping: {before:.2e};  after: {W_rec.grad.norm():.3f}")
 print("same direction:", torch.allclose(W_rec.grad / W_rec.grad.norm(), raw / raw.norm()))
+
+# %% [markdown]
+# The huge norm becomes exactly `max_norm` and the direction is unchanged: the step still goes downhill,
+# it just no longer throws the weights far away. In a training loop the call goes between
+# `loss.backward()` and `optimizer.step()`.
 
 # %% [markdown]
 # ## Vanishing gradients have no such fix
