@@ -25,7 +25,7 @@ SEED = 3        # weights and inputs of the experiments (notebook 03)
 
 def set_forget_bias(cell: torch.nn.LSTMCell, value: float) -> torch.nn.LSTMCell:
     """Make the forget gate's total bias exactly `value`: bias_ih[h:2h] = value, bias_hh[h:2h] = 0."""
-    if not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise ValueError(f"forget bias must be a finite number, got {value!r}")
     h = cell.hidden_size
     with torch.no_grad():                                      # gate order i, f, g, o: f is [h:2h]
@@ -40,13 +40,6 @@ def make_lstm(forget_bias: float | None = None, d: int = D, seed: int = SEED) ->
     torch.manual_seed(seed)
     cell = torch.nn.LSTMCell(d, d)
     return cell if forget_bias is None else set_forget_bias(cell, forget_bias)
-
-
-def make_rnn(d: int = D, seed: int = SEED) -> torch.nn.RNNCell:
-    """A torch RNNCell(d, d) (tanh) with PyTorch's default initialisation."""
-    require_positive_int(d, "d (the hidden size)")
-    torch.manual_seed(seed)
-    return torch.nn.RNNCell(d, d)
 
 
 def random_inputs(T: int, d: int = D, seed: int = SEED) -> torch.Tensor:
@@ -161,17 +154,8 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
 
 
 def _exp_or_inf(log_values: np.ndarray) -> np.ndarray:
+    """exp(log_values), inf where that overflows float64 (never a warning, never NaN)."""
     return np.where(log_values < LOG_FLOAT64_MAX, np.exp(np.minimum(log_values, LOG_FLOAT64_MAX)), np.inf)
-
-
-def rnn_gradient_norms(cell: torch.nn.RNNCell, x: torch.Tensor) -> torch.Tensor:
-    """||dh_k/dh_0||_2, k = 1..T, of a torch RNNCell driven by x (T, d_in), via bptt.jacobian_norms.
-
-    The bias rides along as an extra input fixed at 1: W_xh x_t + b = [W_xh | b] [x_t; 1].
-    """
-    W_xh, W_hh, b = rnn_weights(cell)
-    x1 = torch.cat([x.double(), torch.ones(x.shape[0], 1, dtype=torch.float64)], dim=1)  # (T, d_in+1)
-    return jacobian_norms(W_hh, x.shape[0], x=x1, W_xh=torch.cat([W_xh, b[:, None]], dim=1))
 
 
 EVERY = 5       # the cached curves keep ||.|| at k = 5, 10, ..., T_MAX: 100 points, a fast redraw
@@ -186,8 +170,16 @@ def lstm_curves(forget_bias: float) -> tuple[torch.Tensor, torch.Tensor]:
 
 @functools.lru_cache(maxsize=1)
 def rnn_curve() -> torch.Tensor:
-    """||dh_k/dh_0||_2 at k = 5, 10, ..., 500 for the experiment's RNN (d = 64, seed 3), same inputs."""
-    return rnn_gradient_norms(make_rnn(), random_inputs(T_MAX))[EVERY - 1::EVERY]
+    """||dh_k/dh_0||_2 at k = 5, 10, ..., 500 of a tanh RNNCell(64, 64) (seed 3, default init), same inputs.
+
+    Computed by bptt.jacobian_norms; the bias rides along as an extra input fixed at 1:
+    W_xh x_t + b = [W_xh | b] [x_t; 1].
+    """
+    torch.manual_seed(SEED)
+    W_xh, W_hh, b = rnn_weights(torch.nn.RNNCell(D, D))
+    x1 = torch.cat([random_inputs(T_MAX), torch.ones(T_MAX, 1, dtype=torch.float64)], dim=1)  # (T, D + 1)
+    norms = jacobian_norms(W_hh, T_MAX, x=x1, W_xh=torch.cat([W_xh, b[:, None]], dim=1))     # (T,)
+    return norms[EVERY - 1::EVERY]
 
 
 def curve_steps(T: int = T_MAX) -> list[int]:
@@ -224,12 +216,23 @@ def _fixed_layout(fig, rect=(0.14, 0.13, 0.84, 0.79)):
     fig.axes[0].set_position(list(rect))
     return fig
 
+
+def _finish_gradient_axes(ax, title: str) -> None:
+    """Log y axis ticked at round decades (1e0, 1e-50, ...), the line ||.|| = 1, labels, legend."""
+    ax.axhline(1.0, color=COLORS[7], lw=0.6, label="norm 1: no decay")
+    tidy_log_axis(ax)
+    ax.relim()
+    ax.autoscale_view()
+    low, high = (math.log10(v) for v in ax.get_ylim())
+    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100) if (high - low) / s <= 7)
+    ax.set_yticks([10.0 ** e for e in range(math.ceil(high / step) * step, math.floor(low), -step)])
+    ax.set_ylim(10.0 ** low, 10.0 ** high)
+    ax.set(xlabel="sequence length T (steps back)", ylabel="gradient norm (log scale)", title=title)
+    ax.legend(fontsize=8, loc="lower left")
+
 def plot_gates(forget_bias: float = 0.0, T: int = 60):
     """The gates over a random sequence: mean over units of i, f, o per step, and the f of 10-90% of units."""
-    require_positive_int(T, "T (the sequence length)")
-    if not (isinstance(forget_bias, (int, float)) and math.isfinite(forget_bias)):
-        raise ValueError(f"forget bias must be a finite number, got {forget_bias!r}")
-    _, _, gates = lstm_sequence(random_inputs(T), *weights64(make_lstm(forget_bias)))
+    _, _, gates = lstm_sequence(random_inputs(T), *weights64(make_lstm(forget_bias)))  # checks T, bias
     steps = range(1, T + 1)
     fig, ax = new_figure(width=6.4, height=3.4)
     ax.fill_between(steps, gates.f.quantile(0.1, dim=1), gates.f.quantile(0.9, dim=1),
@@ -265,14 +268,10 @@ def plot_gradient_flow(forget_bias: float = 1.0, T: int = 200):
     finite_or_marked(ax, steps, full, color=COLORS[0], label="LSTM: ‖∂c_T/∂c_0‖, all paths")
     finite_or_marked(ax, steps, cell, color=COLORS[0], ls="--",
                      label="LSTM: cell path alone, max_j ∏_t f_t[j]")
-    ax.axhline(1.0, color=COLORS[7], lw=0.6)
     if any((v == 0).any() for v in (full, cell)):                # below float64: say so, never hide it
         ax.text(0.99, 0.97, "a line that stops has underflowed float64 (< 1e-308)", transform=ax.transAxes,
                 ha="right", va="top", fontsize=8, color=COLORS[3])
-    tidy_log_axis(ax)
-    ax.set(xlabel="sequence length T (steps back)", ylabel="gradient norm (log scale)",
-           title=f"gradient flow at initialisation, d = {D}, forget bias {forget_bias:g}")
-    ax.legend(fontsize=8, loc="lower left")
+    _finish_gradient_axes(ax, f"gradient flow at initialisation, d = {D}, forget bias {forget_bias:g}")
     return _fixed_layout(fig)
 
 
@@ -299,12 +298,9 @@ def plot_gradient_flow_biases(biases: tuple = (0.0, 1.0, 3.0)):
         full, cell = lstm_curves(float(bias))
         finite_or_marked(ax, steps, full, color=color, label=f"LSTM, forget bias {bias:g}")
         finite_or_marked(ax, steps, cell, color=color, ls=":", lw=1)
-    ax.axhline(1.0, color=COLORS[7], lw=0.6)
-    tidy_log_axis(ax)
-    ax.set(xlabel="sequence length T (steps back)", ylabel="gradient norm (log scale)",
-           title=f"RNN $\\|\\partial h_T/\\partial h_0\\|$ vs LSTM $\\|\\partial c_T/\\partial c_0\\|$ "
-                 f"(dotted: cell path alone), d = {D}")
-    ax.legend(fontsize=8, loc="lower left")
+    ax.plot([], [], color=COLORS[7], ls=":", lw=1, label="dotted: cell path alone")
+    _finish_gradient_axes(ax, "RNN $\\|\\partial h_T/\\partial h_0\\|$ vs LSTM $\\|\\partial c_T/\\partial c_0\\|$"
+                              f" at initialisation, d = {D}")
     return fig
 
 
@@ -346,11 +342,6 @@ def _lstm_step_inputs():
             torch.randn(4 * d_h, d_h, generator=g), torch.randn(4 * d_h, generator=g))
 
 
-def cell_path_solution(f):
-    """dc_T/dc_0 along the cell path: the product of the forget gates over time, (T, d) -> (d,)."""
-    return f.prod(dim=0)
-
-
 def steps_to_one_percent_solution():
     """With a constant forget gate f = 0.9, the first T with 0.9**T < 0.01."""
     return math.ceil(math.log(0.01) / math.log(0.9))
@@ -359,7 +350,7 @@ def steps_to_one_percent_solution():
 register_exercise("lstm_step", reference=lstm_step_solution, make_inputs=_lstm_step_inputs,
                   hint="gate order is i, f, g, o; i, f, o use sigmoid, g uses tanh; "
                        "c_t = f*c_prev + i*g and h_t = o*tanh(c_t).")
-register_exercise("cell_path", reference=cell_path_solution,
+register_exercise("cell_path", reference=cell_path,
                   make_inputs=lambda: (torch.rand(5 + next(_TRIALS) % 20, 6,
                                                   generator=torch.Generator().manual_seed(next(_TRIALS))),),
                   hint="dc_t/dc_{t-1} = diag(f_t) along the cell path; multiply over t (dim 0).")

@@ -178,8 +178,9 @@ print("autograd dc_50/dc_0 == diag(prod_t f_t):", torch.allclose(J, torch.diag(g
 # %% [markdown]
 # With the real $W_{hh}$ there are more paths from $c_0$ to $c_T$: $c_0$ changes $h_1 = o_1 \tanh(c_1)$, which changes
 # the next gates through $W_{hh}$, which change $c_2$, and so on. Those paths *do* contain $W_{hh}$ and squashing
-# derivatives. `gating.lstm_gradient_norms` follows all of them (forward accumulation of the exact Jacobian, in
-# float64, with the scale kept as a logarithm so nothing underflows); here it is against autograd, and against
+# derivatives. `gating.lstm_gradient_norms` follows all of them: it carries the exact Jacobian $\partial c_k/\partial c_0$
+# forward, one step at a time (multiplying by each step's Jacobian, as autograd's *forward mode* does), in float64,
+# with the overall scale kept as a logarithm so that nothing underflows. Here it is against autograd, and against
 # the cell path alone.
 
 # %%
@@ -204,7 +205,7 @@ print(f"ratio: {ours[-1] / gating.cell_path(g20.f).max():.0f}")
 # tanh RNN (`nn.RNNCell(64, 64)`, default initialisation, same inputs) $\|\partial h_T/\partial h_0\|_2$, exactly as
 # in notebook 02 (`helpers.jacobian_norms`). Both models are at initialisation: this is the gradient signal that
 # training starts from. The LSTM is shown with forget bias 0 (PyTorch's default, near enough), 1 (Jozefowicz et al.)
-# and 3; dotted lines are the cell path alone.
+# and 3; dotted lines are the cell path alone, and the thin black line marks a norm of 1 (no decay at all).
 
 # %%
 gating.plot_gradient_flow_biases(biases=(0.0, 1.0, 3.0))
@@ -218,7 +219,7 @@ for bias in (0.0, 1.0, 3.0):
 
 # %% [markdown]
 # Read the table at $T = 50$: the RNN's gradient is about $4 \times 10^{-17}$, gone. The LSTM with forget bias 0
-# keeps about $3 \times 10^{-11}$: a million times more, and still useless. Bias 1 gives about $10^{-4}$, bias 3
+# keeps about $3 \times 10^{-11}$: far more, and still useless. Bias 1 gives about $10^{-4}$, bias 3
 # about 4: the gradient has not shrunk at all after 50 steps. **The gates help as much as the forget gate stays
 # open.** The cell path alone predicts $\sigma(b_f)^T$:
 
@@ -228,7 +229,7 @@ for bias in (0.0, 1.0, 3.0):
     print(f"forget bias {bias:g}: f = sigma(b_f) = {f:.3f}, f^50 = {f**50:.1e}, f^500 = {f**500:.1e}")
 
 # %% [markdown]
-# The prediction is a lower bound, and a loose one: $9 \times 10^{-16}$, $2 \times 10^{-7}$ and $0.09$ at $T = 50$,
+# The prediction falls far short of the measurement: $9 \times 10^{-16}$, $2 \times 10^{-7}$ and $0.09$ at $T = 50$,
 # where all paths give $3 \times 10^{-11}$, $10^{-4}$ and about 4. The loops through $h$ and $W_{hh}$ carry gradient
 # too, so an LSTM at initialisation forgets more slowly than its forget gate alone says; but the *ranking* is set
 # by the forget bias, and every curve with $\sigma(b_f)$ well below 1 still vanishes exponentially. And at
@@ -242,13 +243,10 @@ for T, values in spread.items():
           f"range {min(values):.1e} to {max(values):.1e} over {len(values)} seeds")
 
 # %% [markdown]
-# So at bias 3 a gradient survives 500 steps at roughly $10^{-3}$ to $2$ (our seed happens to give the smallest of
-# the eight): a long way beyond anything the RNN or the default LSTM can do.
-#
-# **Against the curriculum's expectation** (RNN $\sim 10^{-16}$; LSTM $10^{-10}$, $10^{-4}$, $5$ at $T = 50$; $0.3$
-# at $T = 500$ with bias 3): the measurements agree in order of magnitude at $T = 50$. At $T = 500$ with bias 3 a
-# single draw is not a reliable number: the median over eight seeds, about 0.5, is close to the expected 0.3, but
-# one seed (ours) is a hundred times lower.
+# At $T = 50$ the eight draws agree (3.6 to 6.5). At $T = 500$ they do not: a gradient survives 500 steps at
+# roughly $3 \times 10^{-3}$ to $2$, with a median of about 0.5, and our seed happens to give the smallest of the
+# eight, more than a hundred times below the median. So read one draw at large $T$ as an order of magnitude at best;
+# either way it is a long way beyond anything the RNN or the default LSTM can do.
 #
 # Explore it: the **forget bias** slider sets $b_f$, the **sequence length** slider how many steps back you look.
 # Try a negative bias (the LSTM falls *below* the RNN), then 5. The curves for every slider position are computed
@@ -311,8 +309,8 @@ gating.plot_state_size(d=gating.D, vocab=8)
 #
 # * An LSTM cell is six lines: three sigmoid gates $i, f, o$, a tanh candidate $g$, $c_t = f_t \odot c_{t-1} + i_t
 #   \odot g_t$ and $h_t = o_t \odot \tanh(c_t)$; PyTorch stacks the gates as i, f, g, o, so the forget bias is slice
-#   `[h:2h]`.
-# * On the cell path the Jacobian is $\operatorname{diag}(f_t)$, so $\partial c_T/\partial c_0 = \prod_t f_t$:
+#   `[d_h:2*d_h]`.
+# * On the cell path the Jacobian is $\operatorname{diag}(f_t)$, so $\partial c_T/\partial c_0 = \operatorname{diag}(\prod_t f_t)$:
 #   the gradient decays like $\sigma(b_f)^T$, not like a power of $W_{hh}$.
 # * PyTorch's default forget bias is $\approx 0$, so $f \approx 0.5$; a bias of 1 (Jozefowicz et al. 2015) or more
 #   keeps the gate open and the gradient alive for hundreds of steps.
