@@ -161,9 +161,9 @@ def plot_scaling(d_k: int = 64, S: int = 16):
             label=f"softmax(q·k): entropy {entropy(raw):.2f} nats")
     ax.plot(j, scaled.tolist(), "s-", color=COLORS[0],
             label=f"softmax(q·k / √d_k): entropy {entropy(scaled):.2f} nats")
-    ax.set(ylim=(-0.02, 1.02), xlabel="key j", ylabel="attention weight",
+    ax.set(ylim=(-0.02, 1.4), yticks=[0, 0.2, 0.4, 0.6, 0.8, 1.0], xlabel="key j", ylabel="attention weight",
            title=f"One query, {S} keys, d_k = {d_k} (uniform: entropy ln {S} = {math.log(S):.2f})")
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=8, loc="upper left")                     # above the weights, which are <= 1
     return fig
 
 
@@ -205,7 +205,7 @@ register_exercise("attention", reference=attention, make_inputs=_qkv,
                        "softmax over the keys (dim=-1), then multiply by v.")
 register_exercise("score_variance", reference=lambda: 64.0,
                   hint="q.k is a sum of d_k products q_i k_i, each with mean 0 and variance 1.")
-register_exercise("uniform_entropy", reference=lambda: math.log(16),
+register_exercise("uniform_entropy", reference=lambda: math.log(50),
                   hint="uniform weights are 1/S each; -sum (1/S) ln(1/S) = ln S (natural log).")
 
 

@@ -59,7 +59,8 @@ generator = helpers.set_seed(4)
 # ## Attention in three lines
 #
 # Each of $L$ queries $q_i$ (rows of $Q$) is compared with each of $S$ keys $k_j$ (rows of
-# $K$) by a dot product. A softmax over the keys turns each row of scores into weights
+# $K$) by a dot product; queries and keys are vectors of the same length $d_k$, and each key
+# $k_j$ comes with a value $v_j$ (rows of $V$). A softmax over the keys turns each row of scores into weights
 # $a_{ij} \ge 0$ that sum to 1, and the output is the weighted average of the values:
 #
 # $$\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}}\right) V,
@@ -350,7 +351,7 @@ helpers.check("score_variance", answer)
 
 # %% [markdown]
 # **3. Uniform attention.** What is the entropy, in nats, of attention weights spread
-# uniformly over 16 keys? (Use `math`.)
+# uniformly over 50 keys? (Use `math`.)
 
 # %%
 answer = None
