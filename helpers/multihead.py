@@ -52,8 +52,10 @@ def hand_built_heads(sharpness: float = 12.0) -> nn.MultiheadAttention:
     return mha
 
 
-def draw_maps(ax, weights: torch.Tensor, titles: list[str], words=SENTENCE, ncols: int = 8) -> None:
-    """Many (L, L) attention maps as ONE image on one axis (fast): heads in a grid, NaN gaps."""
+def draw_maps(ax, weights: torch.Tensor, titles: list[str], words=SENTENCE, ncols: int = 8):
+    """Many (L, L) attention maps as ONE image on one axis (fast): heads in a grid, NaN gaps.
+
+    weights (n_heads, L, L); returns the image, for a colour bar."""
     nh, L, _ = weights.shape
     ncols = min(ncols, nh)
     nrows = math.ceil(nh / ncols)
@@ -109,7 +111,7 @@ def plot_heads(n_heads: int = 2, seed: int = 0):
         _, weights = mha(toy_embeddings())                   # (1, nh, L, L)
     hs = D_MODEL // n_heads
     fig, ax = new_figure(width=8.0, height=2.9 if n_heads <= 8 else 3.6)
-    draw_maps(ax, weights[0], [f"head {h}" for h in range(n_heads)])
+    draw_maps(ax, weights[0], [f"head {h}" for h in range(n_heads)])  # colours 0-1 as above; no bar: faster
     ax.set_title(f"{n_heads} head{'s' if n_heads > 1 else ''} × {hs} dimension{'s' if hs > 1 else ''} "
                  f"per head = d_model {D_MODEL};  parameters: {parameter_count(mha)} (untrained)",
                  fontsize=10, pad=16)

@@ -63,7 +63,8 @@ generator = helpers.set_seed(5)
 #
 # where $Q = xW_q$ (and likewise $K$, $V$) is computed once for all heads, and $Q_i$ is its
 # $i$-th block of $d_k$ columns. Step by step, with shapes, for $d_{\text{model}} = 16$ and
-# 4 heads:
+# 4 heads. (PyTorch stores each weight as (out, in), so $xW_q$ in the maths is `x @ W_q.T` in
+# code, and `nn.MultiheadAttention` also adds a bias.)
 
 # %%
 d_model, n_heads = 16, 4
@@ -137,8 +138,9 @@ print(f"with x.transpose(0, 1): max |difference| = {(right.transpose(0, 1) - the
 # ## Heads you can read: a toy sentence
 #
 # Random weights give random maps. To see what heads *can* do, we build a layer by hand for the
-# sentence "the cat sat on the mat". Each word's 16-number embedding says *what* it is (one of
-# 4 word types: determiner, noun, verb, preposition) and *where* it is (one of 6 positions):
+# sentence "the cat sat on the mat". Each word's 16-number embedding says *what* it is (dims
+# 0-3, one of 4 word types: determiner, noun, verb, preposition) and *where* it is (dims 8-13,
+# one of 6 positions); the other six dims are 0:
 
 # %%
 words = multihead.SENTENCE
@@ -192,8 +194,9 @@ for h in multihead.HEAD_CHOICES:
     print(f"{h:2d} heads x d_k = {16 // h:2d}: {multihead.parameter_count(layer)} parameters")
 
 # %% [markdown]
-# Here are the maps of an untrained layer with 4 heads, on the toy sentence (its weights are
-# random, so the patterns mean nothing yet; training is what makes heads specialise):
+# Here are the maps of an untrained layer with 4 heads, on the toy sentence, with the same
+# colours as above (dark 0, yellow 1). Its weights are random, so the patterns mean nothing
+# yet; training is what makes heads specialise:
 
 # %%
 multihead.plot_heads(n_heads=4)
@@ -223,7 +226,7 @@ print(f"permutation {perm.tolist()}")
 print(f"without positions: max |MHA(Px) - P MHA(x)| = {gap_plain:.1e}")
 
 # %% [markdown]
-# The difference is float32 rounding error (about 1e-7): the layer cannot see order at all.
+# The difference is float32 rounding error (about 6e-8): the layer cannot see order at all.
 #
 # ## Sinusoidal positional encoding
 #
@@ -233,8 +236,8 @@ print(f"without positions: max |MHA(Px) - P MHA(x)| = {gap_plain:.1e}")
 # PE_{p,\,2i+1} = \cos\!\left(\frac{p}{10000^{2i/d_{\text{model}}}}\right).$$
 #
 # Each pair of dimensions is a clock that turns at its own speed, from one turn every
-# $2\pi \approx 6$ positions (the first pair) to one turn every $2\pi \cdot 10000$ positions
-# (the last). Left, the encoding for 64 positions; right, how similar two positions' encodings
+# $2\pi \approx 6$ positions (the first pair) to almost one turn every $2\pi \cdot 10000$
+# positions (the last). Left, the encoding for 64 positions; right, how similar two positions' encodings
 # are:
 
 # %%
@@ -278,7 +281,7 @@ assert gap_pe > 1e4 * gap_plain
 # ## Verdict
 #
 # **C6 is true.** Without positional information, self-attention is permutation-equivariant,
-# exactly up to float rounding (about 1e-7 here): "the cat sat on the mat" and "the mat sat on
+# exactly up to float rounding (about 6e-8 here): "the cat sat on the mat" and "the mat sat on
 # the cat" look the same to it. Adding the sinusoidal encoding to the inputs makes the output
 # depend on order. Two nuances: the sinusoidal encoding is one choice among several (learned
 # embeddings, relative positions, rotary encodings and ALiBi are common today), and a causal
