@@ -79,7 +79,9 @@ def check(name: str, answer: Any) -> None:
             print(f"[{name}] not attempted yet: replace `raise NotImplementedError` with your code.")
             return
         except Exception as e:  # the learner's code failed: say how, without a traceback
-            print(f"[{name}] your code raised {type(e).__name__}: {e}")
+            first_line = str(e).splitlines()[0] if str(e) else ""
+            print(f"[{name}] your code raised {type(e).__name__}: {first_line}."
+                  + (f" Hint: {ex.hint}" if ex.hint else ""))
             return
         if (problem := compare(got, want)):
             print(f"[{name}] not yet: {problem}." + (f" Hint: {ex.hint}" if ex.hint else ""))

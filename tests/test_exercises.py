@@ -43,6 +43,11 @@ def test_the_hint_comes_with_wrong_values(capsys):
     assert "Hint: multiply by two" in run(capsys, lambda x: 3 * x)
 
 
+def test_the_hint_comes_when_the_code_fails(capsys):
+    out = run(capsys, lambda x: x @ x)  # (3, 4) @ (3, 4): a shape error inside torch
+    assert "RuntimeError" in out and "Hint: multiply by two" in out
+
+
 def test_value_answers(capsys):
     assert "correct" in run(capsys, 1.0, "softmax_cold_limit")
     assert "not right" in run(capsys, 0.5, "softmax_cold_limit")
