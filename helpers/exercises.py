@@ -68,25 +68,31 @@ def compare(got: Any, want: Any, what: str = "your answer", atol: float = 1e-5,
 
 
 def check(name: str, answer: Any) -> None:
-    """Check a function (or a value) against exercise `name`; print pass or a hint."""
+    """Check a function (or a value) against exercise `name`; print pass or a hint.
+
+    Inputs are drawn under their own seed, so a check never moves the notebook's random state.
+    """
     ex = _lookup(name)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(0)
+        print(f"[{name}] {_verdict(ex, answer)}")
+
+
+def _verdict(ex: Exercise, answer: Any) -> str:
+    hint = f" Hint: {ex.hint}" if ex.hint else ""
     for _ in range(ex.trials if callable(answer) else 1):
         args = ex.make_inputs()
         want = ex.reference(*args)
         try:
             got = answer(*args) if callable(answer) else answer
         except NotImplementedError:
-            print(f"[{name}] not attempted yet: replace `raise NotImplementedError` with your code.")
-            return
+            return "not attempted yet: replace `raise NotImplementedError` with your code."
         except Exception as e:  # the learner's code failed: say how, without a traceback
             first_line = str(e).splitlines()[0] if str(e) else ""
-            print(f"[{name}] your code raised {type(e).__name__}: {first_line}."
-                  + (f" Hint: {ex.hint}" if ex.hint else ""))
-            return
+            return f"your code raised {type(e).__name__}: {first_line}.{hint}"
         if (problem := compare(got, want)):
-            print(f"[{name}] not yet: {problem}." + (f" Hint: {ex.hint}" if ex.hint else ""))
-            return
-    print(f"[{name}] correct!")
+            return f"not yet: {problem}.{hint}"
+    return "correct!"
 
 
 def solution(name: str) -> None:

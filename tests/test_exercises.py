@@ -81,3 +81,9 @@ def test_every_registered_exercise_accepts_its_reference(capsys):
     for name, ex in helpers.exercises.EXERCISES.items():
         helpers.check(name, ex.reference if ex.make_inputs() else ex.reference())
         assert "correct" in capsys.readouterr().out, name
+
+
+def test_a_check_leaves_the_global_random_state_alone(capsys):
+    state = torch.random.get_rng_state()
+    helpers.check("double", lambda x: 2 * x)
+    assert torch.equal(state, torch.random.get_rng_state())
