@@ -8,13 +8,16 @@ the one before. Only `median_ms` measures wall time.
 import time
 
 import torch
+from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 from torch import nn
 from torch.utils.flop_counter import FlopCounterMode
 
 from .attention import MultiHeadSelfAttention, scaled_dot_product_attention
 from .checks import require_positive_int
 from .lstm import lstm_step
+from .plots import COLORS, new_figure
 from .rnn import rnn_forward
+from .timing import Table, log_tick_label
 
 DEVICE = torch.device("cpu")  # counts depend only on shapes; "meta" would also work, but slower here
 
@@ -154,38 +157,51 @@ def median_ms(fn, *args, repeat: int = 5, warmup: int = 1) -> float:
     return 1000 * sorted(times)[len(times) // 2]
 
 
-def markdown_table(header: list[str], rows: list[list]) -> "Markdown":
-    """A Markdown table (rendered in Jupyter) from a header and rows of cells."""
-    from IPython.display import Markdown
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return Markdown("\n".join(lines))
+def markdown_table(header: list[str], rows: list[list]) -> Table:
+    """A table that Jupyter renders as Markdown and nbval compares as aligned text."""
+    return Table([list(header)] + [[str(cell) for cell in row] for row in rows])
+
+
+# one colour and marker per kind of layer, the same in both figures
+_STYLE = {"recurrent": (COLORS[0], "o"), "recurrent (LSTM)": (COLORS[1], "s"),
+          "self-attention": (COLORS[2], "D"), "convolutional (k=3)": (COLORS[3], "^"),
+          "restricted self-attention (r=16)": (COLORS[4], "v")}
+
+
+def _log_axes(ax, xs: list[int], xlabel: str) -> None:
+    """Log-log axes with a labelled tick at each x that was counted."""
+    ax.set(xscale="log", yscale="log", xlabel=xlabel)
+    ax.set_xticks(xs, [str(x) for x in xs])
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))  # labels at 1, 2, 5, 10, 20, ...
+    ax.yaxis.set_major_formatter(FuncFormatter(log_tick_label))
+    ax.yaxis.set_minor_locator(NullLocator())
 
 
 def plot_flops(Ns: list[int], flops: dict[str, list[int]], d: int):
     """FLOPs of one layer against N, log-log, one line per kind."""
-    from .plots import COLORS, new_figure
     fig, ax = new_figure(width=6.8, height=3.6)
-    for (kind, values), color in zip(flops.items(), COLORS):
-        ax.plot(Ns, values, marker="o", color=color, label=kind)
+    for kind, values in flops.items():
+        color, marker = _STYLE[kind]
+        ax.plot(Ns, values, marker=marker, color=color, label=kind)
     ax.axvline(d, color="grey", lw=1, ls="--", label=f"N = d = {d}")
-    ax.set(xscale="log", yscale="log", xlabel="sequence length N (tokens)",
-           ylabel="FLOPs of one layer", title=f"work per layer, counted (d = {d})")
+    _log_axes(ax, Ns, "sequence length N (tokens)")
+    ax.set(ylabel="FLOPs of one layer", title=f"work per layer, counted (d = {d})")
     ax.legend(fontsize=8, loc="upper left")
     return fig
 
 
 def plot_generation(ts: list[int], d: int):
     """Per-token FLOPs and state size against the position t, recurrent vs attention."""
-    from .plots import COLORS, new_figure
     fig, (ax1, ax2) = new_figure(1, 2, width=9.0, height=3.4)
-    for kind, color in zip(("recurrent", "self-attention"), COLORS):
+    for kind in ("recurrent", "self-attention"):
+        color, marker = _STYLE[kind]
         flops, state = zip(*(generation_step(kind, t, d) for t in ts))
-        ax1.plot(ts, flops, marker="o", color=color, label=kind)
-        ax2.plot(ts, state, marker="o", color=color, label=kind)
-    ax1.set(xscale="log", yscale="log", xlabel="position t of the new token",
-            ylabel="FLOPs to produce it", title=f"generation cost per token (d = {d})")
-    ax2.set(xscale="log", yscale="log", xlabel="position t of the new token",
-            ylabel="numbers kept between tokens", title="state memory")
+        ax1.plot(ts, flops, marker=marker, color=color, label=kind)
+        ax2.plot(ts, state, marker=marker, color=color, label=kind)
+    for ax in (ax1, ax2):
+        _log_axes(ax, ts, "position t of the new token")
+    ax1.set(ylabel="FLOPs to produce it", title=f"generation cost per token (d = {d})")
+    ax2.set(ylabel="numbers kept between tokens", title=f"state memory (d = {d})")
     ax1.legend(fontsize=8)
     return fig

@@ -7,6 +7,7 @@ and Adam updates each number on its own, so this is exactly fifteen separate tra
 done in one loop (tests/test_models.py checks it). All members see the same batches.
 """
 import math
+import time
 from dataclasses import dataclass, field
 
 import torch
@@ -43,7 +44,7 @@ def _uniform(generator: torch.Generator, *shape: int, bound: float) -> nn.Parame
 
 class _Ensemble(nn.Module):
     """M independent models of one kind for one delay: a leading member axis M on every
-    parameter. Shared parts: token embeddings (M, V, d) and an output layer (M, d, V)."""
+    parameter. What every kind has: token embeddings (M, V, d) and an output layer (M, d, V)."""
 
     def __init__(self, M: int, delay: int, d: int, generator: torch.Generator):
         super().__init__()
@@ -163,6 +164,12 @@ class Results:
     steps: list[int] = field(default_factory=list)          # where accuracy was measured
     accuracy: list[torch.Tensor] = field(default_factory=list)  # each (n_kinds, n_delays)
     models: dict = field(default_factory=dict, repr=False)
+    seconds: float = 0.0                                    # wall time of the training loop
+
+    @property
+    def n_models(self) -> int:
+        """How many models were trained: kinds x delays."""
+        return len(self.kinds) * len(self.delays)
 
     def at(self, step: int | None = None) -> torch.Tensor:
         """(n_kinds, n_delays) accuracy at `step` (default: the end of training)."""
@@ -200,6 +207,7 @@ def train_all(delays=DELAYS, budget: Budget = Budget(), seed: int = 0,
         results.steps.append(step)
         results.accuracy.append(_accuracies(models, x_test, y_test))
 
+    start = time.perf_counter()
     measure(0)
     for step in tqdm(range(1, budget.steps + 1), desc="Adam steps", disable=not progress):
         x, y = first_token_recall(budget.batch, max(delays), generator=data)  # (B, L), (B,)
@@ -210,6 +218,7 @@ def train_all(delays=DELAYS, budget: Budget = Budget(), seed: int = 0,
         opt.step()
         if step % budget.eval_every == 0:
             measure(step)
+    results.seconds = time.perf_counter() - start
     LATEST = results
     return results
 

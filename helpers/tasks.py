@@ -58,5 +58,6 @@ register_exercise("most_frequent_token", reference=most_frequent_token,
                   hint="count each token per row (torch.nn.functional.one_hot(x, 8).sum(1)), "
                        "then take the argmax: it returns the first maximum, i.e. the smallest id.")
 register_exercise("order_blind_two_tokens", reference=lambda: 9 / 16,
-                  hint="with two tokens, they are equal with probability 1/8 (then the guess is "
-                       "surely right); otherwise the bag {a, b} gives no clue, so 1/2.")
+                  hint="split into two cases. How likely are the two tokens equal, and is the "
+                       "guess right then? If they differ, the bag {a, b} does not say which came "
+                       "first: how often is a guess right? Add the two cases, weighted.")

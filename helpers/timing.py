@@ -5,14 +5,13 @@ a fixed thread count); work is counted with torch.utils.flop_counter.FlopCounter
 which is exact and deterministic. Notebook 06 uses everything here.
 """
 import contextlib
-import math
 import time
 from dataclasses import dataclass
 from typing import Callable
 
 import ipywidgets as W
 import torch
-from matplotlib.ticker import FuncFormatter, NullLocator
+from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 from torch import nn
 from torch.utils import benchmark
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -25,14 +24,20 @@ from .widgets import Explorer, register
 
 
 @contextlib.contextmanager
-def one_thread():
-    """Run small matrix work on one CPU thread: faster and steadier than several on small sizes."""
+def thread_count(n: int):
+    """Run the body on `n` CPU threads, then restore the previous count."""
+    require_positive_int(n, "threads")
     before = torch.get_num_threads()
-    torch.set_num_threads(1)
+    torch.set_num_threads(n)
     try:
         yield
     finally:
         torch.set_num_threads(before)
+
+
+def one_thread():
+    """Run small matrix work on one CPU thread: faster and steadier than several on small sizes."""
+    return thread_count(1)
 
 
 THREADS = 1     # every timing runs on one CPU thread: comparable across machines, robust under load
@@ -93,25 +98,25 @@ def article_models(dim: int = D_MODEL, device: str | torch.device = "cpu") -> di
 
 @dataclass
 class Timing:
-    """Per-call wall time of one workload, in milliseconds: median, quartiles, best, runs."""
+    """Per-call wall time of one workload, in milliseconds: median, quartiles (IQR), runs."""
     median_ms: float
-    q1_ms: float
-    q3_ms: float
-    min_ms: float
+    q1_ms: float   # first quartile: a quarter of the runs were faster
+    q3_ms: float   # third quartile: a quarter were slower
     runs: int
 
     @classmethod
     def from_seconds(cls, times: list[float]) -> "Timing":
         """Summarise per-call times given in seconds."""
-        ms = torch.tensor(sorted(times), dtype=torch.float64) * 1000
+        ms = torch.tensor(times, dtype=torch.float64) * 1000
         q1, med, q3 = ms.quantile(torch.tensor([0.25, 0.5, 0.75], dtype=torch.float64)).tolist()
-        return cls(med, q1, q3, ms[0].item(), len(times))
+        return cls(med, q1, q3, len(times))
 
     def __str__(self) -> str:
         return f"{self.median_ms:8.2f} ms (IQR {self.q1_ms:.2f}-{self.q3_ms:.2f}, {self.runs} runs)"
 
 
 def _sync(device: torch.device | str) -> None:
+    """Wait for queued GPU kernels (a no-op on the CPU)."""
     if torch.device(device).type == "cuda":
         torch.cuda.synchronize()
 
@@ -141,22 +146,15 @@ def time_fn(fn: Callable[[], object], *, repeats: int = 5, threads: int | None =
     Tiny calls are repeated inside each timed block so that the timer's own cost is
     negligible. On a GPU the benchmark timer synchronises, so queued kernels are counted.
     """
-    threads = THREADS if threads is None else threads  # read at call time: set timing.THREADS
+    n_threads = THREADS if threads is None else threads  # read at call time: set timing.THREADS
     require_positive_int(repeats, "repeats")
-    require_positive_int(threads, "threads")
-    before = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
+    with thread_count(n_threads):
         one, _ = _calls_per_block(fn, device)  # warm-up
-        timer = benchmark.Timer("fn()", globals={"fn": fn}, num_threads=threads)
-        times = []                  # seconds per call, one entry per timed block
-        while len(times) < repeats:
-            # blocked_autorange picks how many calls make a block (tiny calls need many),
-            # then times blocks until min_run_time is spent
+        timer = benchmark.Timer("fn()", globals={"fn": fn}, num_threads=n_threads)
+        times = []                             # seconds per call, one entry per timed block
+        while len(times) < repeats:            # each autorange times blocks for min_run_time
             left = repeats - len(times)
             times += timer.blocked_autorange(min_run_time=max(0.02, left * one)).times
-    finally:
-        torch.set_num_threads(before)
     return Timing.from_seconds(times)
 
 
@@ -167,19 +165,13 @@ def time_fns(fns: dict[str, Callable[[], object]], *, repeats: int = 5, threads:
     A burst of load from other programs then slows all of them alike, instead of biasing
     whichever happened to be measured during it. Tiny calls are timed in blocks of >= 5 ms.
     """
-    threads = THREADS if threads is None else threads
     require_positive_int(repeats, "repeats")
-    require_positive_int(threads, "threads")
-    before = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
-        number = {name: _calls_per_block(fn, device)[1] for name, fn in fns.items()}
+    with thread_count(THREADS if threads is None else threads):
+        number = {name: _calls_per_block(fn, device)[1] for name, fn in fns.items()}  # warm-up
         times = {name: [] for name in fns}
         for _ in range(repeats):
             for name, fn in fns.items():
                 times[name].append(_block(fn, number[name], device))
-    finally:
-        torch.set_num_threads(before)
     return {name: Timing.from_seconds(t) for name, t in times.items()}
 
 
@@ -278,21 +270,29 @@ class Table:
         return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in self.rows)
 
 
+def _calls_at(name: str, seq_len: int, dim: int) -> int:
+    """Operator calls of one forward of model `name` on zeros (1, seq_len, dim)."""
+    return operator_calls(workload(article_models(dim)[name], torch.zeros(1, seq_len, dim)))
+
+
 def complexity_table(seq_len: int = 512, dim: int = D_MODEL) -> Table:
     """The article's table (Vaswani et al. 2017, Table 1, rows 1-3) beside counts made here, at B=1."""
     rnn, att = MODELS[1], MODELS[2]
-    f = lambda name, n, d: counted_flops(name, 1, n, d)
-    calls = lambda name, n: operator_calls(workload(article_models(dim)[name], torch.zeros(1, n, dim)))
-    growth = lambda g, name: f"x{g(name, 2):.2f}"
-    by_n = lambda name, k: f(name, k * seq_len, dim) / f(name, seq_len, dim)
-    by_d = lambda name, k: f(name, seq_len, k * dim) / f(name, seq_len, dim)
+
+    def calls(name):   # operator calls at N, then at 2N
+        return f"{_calls_at(name, seq_len, dim)} -> {_calls_at(name, 2 * seq_len, dim)} operator calls"
+
+    def growth(name, n, d):   # FLOPs at (n, d) over FLOPs at (seq_len, dim)
+        return f"x{counted_flops(name, 1, n, d) / counted_flops(name, 1, seq_len, dim):.2f}"
+
     return Table([
         ["", "article: RNN", f"counted: {rnn}", "article: attention", f"counted: {att}"],
-        ["sequential operations", "O(N)", f"{calls(rnn, seq_len)} -> {calls(rnn, 2 * seq_len)} operator calls",
-         "O(1)", f"{calls(att, seq_len)} -> {calls(att, 2 * seq_len)} operator calls"],
+        ["sequential operations", "O(N)", calls(rnn), "O(1)", calls(att)],
         ["FLOPs per layer", "O(N d^2)", "4 N d^2", "O(N^2 d)", "8 N d^2 + 4 N^2 d"],
-        [f"  when N doubles (N={seq_len})", "x2", growth(by_n, rnn), "x4", growth(by_n, att)],
-        [f"  when d doubles (d={dim})", "x4", growth(by_d, rnn), "x2", growth(by_d, att)],
+        [f"  when N doubles (N={seq_len})", "x2", growth(rnn, 2 * seq_len, dim),
+         "x4", growth(att, 2 * seq_len, dim)],
+        [f"  when d doubles (d={dim})", "x4", growth(rnn, seq_len, 2 * dim),
+         "x2", growth(att, seq_len, 2 * dim)],
         ["maximum path length", "O(N)", "N (notebook 04)", "O(1)", "1 (notebook 04)"],
     ])
 
@@ -338,12 +338,21 @@ def measure_grid(seq_lens=(16, 32, 64, 128, 256, 512), batches=(1, 4, 32), dim: 
 
 
 def _plain_log_axes(ax, xticks) -> None:
-    """Log-log axes, plain tick labels, no minor ticks: each halves the redraw time."""
+    """Log-log axes, plain tick labels at 1, 3, 10, 30, ...; no minor ticks (they double the redraw time)."""
     ax.set(xscale="log", yscale="log", xlabel="sequence length N (tokens)")
     ax.set_xticks(xticks, [str(n) for n in xticks])
     ax.xaxis.set_minor_locator(NullLocator())
+    ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 3.0)))
     ax.yaxis.set_minor_locator(NullLocator())
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}" if v < 1e5 else f"1e{math.log10(v):.0f}"))
+    ax.yaxis.set_major_formatter(FuncFormatter(log_tick_label))
+
+
+def log_tick_label(v: float, _pos=None) -> str:
+    """0.3, 1, 30, 1000 as they are; 1e5 and above as 3e5, 1e9."""
+    if v < 1e5:
+        return f"{v:g}"
+    mantissa, exponent = f"{v:.0e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
 
 
 def plot_cost(seq_len: int = 512, batch: int = 32, grid: Grid | None = None):
@@ -368,7 +377,7 @@ def plot_cost(seq_len: int = 512, batch: int = 32, grid: Grid | None = None):
               label="attention: QKᵀ and AV only, 4BN²d")
     ax_f.axvline(grid.dim, color="gray", ls=":", label=f"N = d = {grid.dim}: N²d = Nd²")
     for ax in (ax_t, ax_f):
-        ax.axvline(seq_len, color=COLORS[3], lw=1)
+        ax.axvline(seq_len, color="black", ls="-.", lw=1, label=f"chosen N = {seq_len}")
         _plain_log_axes(ax, grid.seq_lens)
         ax.legend(fontsize=8, loc="upper left")
     ratio = at[MODELS[2]].median_ms / at[MODELS[1]].median_ms

@@ -94,6 +94,7 @@ def test_train_all_small_budget_and_results():
     assert r.at().shape == (len(mem.KINDS), 2)
     assert ((0 <= r.at()) & (r.at() <= 1)).all()
     assert r.table().splitlines()[0].split() == ["model", "T=2", "T=3"]
+    assert r.n_models == 2 * len(mem.KINDS) and r.seconds > 0   # what was trained, and how long it took
     with pytest.raises(ValueError, match="step"):
         r.at(3)
     with pytest.raises(ValueError, match="delay"):
