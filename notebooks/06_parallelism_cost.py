@@ -136,8 +136,10 @@ assert rnn_time > 0 and attn_time > 0  # (ours) both ran; which is faster depend
 #    *launch*, not the work.
 # 4. **Forward only.** Training runs forward and backward.
 # 5. **A slow RNN.** The Python loop over `RNNCell` is not PyTorch's fastest RNN:
-#    `torch.nn.RNN` runs the same recurrence in a C++ loop (cuDNN on a GPU). A fair
-#    comparison includes it.
+#    `torch.nn.RNN` runs the same recurrence in one call, a loop in C++ (on an NVIDIA
+#    GPU, in cuDNN, NVIDIA's library of neural-network routines). We call it the
+#    *fused* RNN: the whole loop is fused into one operator. A fair comparison
+#    includes it.
 # 6. **Different outputs.** The two models do not even compute the same thing:
 
 # %%
@@ -205,11 +207,12 @@ timing.show(train, "forward + backward, B=32, N=512, d=128, one CPU thread:")
 assert train[ATTENTION].median_ms > 1.5 * train[FUSED].median_ms  # still slower
 
 # %% [markdown]
-# On a CPU, at the article's own sizes, **attention is the slowest of the three**,
-# several times slower than `nn.RNN` (the last column). The fused `nn.RNN` is
-# usually faster than the article's Python loop as well, which pays Python's
-# overhead at each of the 512 steps. Your numbers depend on your machine; attention's
-# place at the bottom should not. (Try more threads: set `timing.THREADS = 4`, or your
+# In the run printed above, on a CPU at the article's own sizes, **attention is the
+# slowest of the three**, several times slower than `nn.RNN` (the last column), forward
+# and forward + backward. The fused `nn.RNN` usually beats the article's Python loop
+# as well, which pays Python's overhead at each of the 512 steps. The numbers depend
+# on your machine and on what else it is running; attention's place at the bottom, on
+# a CPU, should not. (Try more threads: set `timing.THREADS = 4`, or your
 # number of cores, and rerun these two cells on an otherwise idle machine.)
 
 # %% [markdown]
@@ -253,7 +256,8 @@ for name in (FUSED, ATTENTION):
 
 # %% [markdown]
 # On one CPU core, time follows work. Dividing the counted FLOPs by the measured
-# time gives the speed at which each model computes:
+# time gives the speed at which each model computes, in GFLOP/s (billions of FLOPs
+# per second):
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -265,7 +269,7 @@ print(f"attention / nn.RNN: {time_ratio:.1f} x the time for {N / d + 2:.0f} x th
 assert time_ratio > 0.4 * (N / d + 2)  # the time ratio follows the FLOP ratio
 
 # %% [markdown]
-# The time ratio tracks the FLOP ratio, and can come out above it:
+# The time ratio printed above tracks the FLOP ratio, and can come out above it:
 # `FlopCounterMode` counts only the matrix products, while attention also computes
 # a softmax over the 33.5 million scores printed above, and the averaged weights.
 # The three speeds differ (small products run less efficiently than big ones), but
@@ -277,8 +281,10 @@ assert time_ratio > 0.4 * (N / d + 2)  # the time ratio follows the FLOP ratio
 # ## 4 · Sequential steps
 #
 # What attention buys is not less work but **fewer steps that must wait for each
-# other**. `timing.operator_calls` counts the PyTorch operators each forward runs,
-# one after another (on a GPU most of them launch a kernel):
+# other**. `timing.operator_calls` counts the PyTorch *operators* each forward runs,
+# one after another: the C++ functions (matmul, add, tanh, ...) behind every tensor
+# operation. On a GPU most of them launch a *kernel*, one program run on the GPU's
+# cores, and each launch has a fixed cost of a few microseconds:
 
 # %%
 models = timing.article_models()
@@ -309,8 +315,9 @@ print(f"{'calls per token':>16}" + "".join(f"{(b - a) / 192:>18.1f}" for a, b in
 # time against $N$, at batch 32 (medians; the bars are the IQR). Right: the counted
 # FLOPs; the dashed line is attention's $4BN^2d$ part alone (the $QK^\top$ and $AV$
 # products), which equals the RNN's $4BNd^2$ exactly where $N = d$: the crossover of
-# Vaswani et al.'s comparison, $O(N^2 d)$ against $O(N d^2)$. The vertical
-# orange line marks the chosen $N$.
+# Vaswani et al.'s comparison, $O(N^2 d)$ against $O(N d^2)$. The black dash-dotted
+# line marks the chosen $N$. Both axes are logarithmic: equal distances are equal
+# ratios, so a line of slope 1 is linear in $N$ and a line of slope 2 quadratic.
 
 # %%
 timing.plot_cost(seq_len=512, batch=32, grid=grid)
@@ -318,8 +325,8 @@ timing.plot_cost(seq_len=512, batch=32, grid=grid)
 # %% [markdown]
 # At batch 1 the work per RNN step is a single vector times a matrix, so the loop's
 # time is mostly the fixed cost of calling each operator, $N$ times over; attention
-# does its work in a few bigger products, and often comes out fastest, at least for
-# moderate $N$:
+# does its work in a few bigger products, and can come out fastest, at least for
+# moderate $N$ (whether it did on this machine is in the title and in the next cell):
 
 # %%
 timing.plot_cost(seq_len=64, batch=1, grid=grid)
@@ -399,17 +406,21 @@ timing.complexity_table(seq_len=512, dim=128)
 # snippet times one cold call with `time.time()`, forward only, against a Python
 # loop rather than PyTorch's own `nn.RNN`. Measured properly (warm-up, medians and
 # IQR, one fixed thread, forward and forward + backward), attention at the
-# article's sizes (B = 32, N = 512, d = 128) is several times *slower* than
-# `nn.RNN` on this CPU, because it does $N/d + 2 = 6$ times the arithmetic and a core
-# can only go so fast. Attention can win at batch 1 for moderate $N$, where the
-# RNN's many tiny steps are mostly overhead. The article's conclusion needs parallel
+# article's sizes (B = 32, N = 512, d = 128) came out *slower* than `nn.RNN` on the
+# CPU this notebook ran on (several times slower in the run printed in section 2; the
+# cells assert at least 1.5 times, and the exact ratio depends on the machine), because it does
+# $N/d + 2 = 6$ times the arithmetic and one core can only go so fast. Attention can
+# win at batch 1 for moderate $N$, where the RNN's many tiny steps are mostly
+# overhead (section 5 shows whether it did here). The article's conclusion needs parallel
 # hardware: on a GPU, attention's constant number of steps should beat the RNN's $N$
 # dependent ones (section 6 measures it when a GPU is present).
 #
 # **C8, the table: right, but incomplete.** Sequential operations $O(N)$ vs $O(1)$:
 # counted, correct. Per-layer work $O(N d^2)$ vs $O(N^2 d)$: matches Vaswani et al.,
 # but a real attention layer costs $O(N^2 d + N d^2)$, and more than the RNN's
-# $O(N d^2)$ at every $N$ (by the factor $N/d + 2$).
+# $O(N d^2)$ at every $N$ (by the factor $N/d + 2$). And the table leaves out the
+# cost of generating one token and the memory kept between tokens, where recurrence
+# wins (notebook 08).
 
 # %% [markdown]
 # ## Summary
@@ -465,5 +476,17 @@ helpers.check("ten_times_the_flops", answer)
 # **4.** (Explore, no check.) Set `timing.THREADS` to your number of cores and rerun
 # section 2 on an otherwise idle machine. Which model gains the most from more cores, and why does the
 # `RNNCell` loop gain the least?
+#
+# ## Further reading
+#
+# * Vaswani, A., Shazeer, N., Parmar, N., Uszkoreit, J., Jones, L., Gomez, A. N., Kaiser, Ł. &
+#   Polosukhin, I. (2017). Attention is all you need. *NeurIPS 30*. arXiv:1706.03762. (Table 1,
+#   and section 4, "Why self-attention".)
+# * PyTorch documentation, *Benchmark utils* (`torch.utils.benchmark`):
+#   https://pytorch.org/docs/stable/benchmark_utils.html, and the recipe *PyTorch Benchmark*:
+#   https://pytorch.org/tutorials/recipes/recipes/benchmark.html.
+# * Dao, T., Fu, D. Y., Ermon, S., Rudra, A. & Ré, C. (2022). FlashAttention: fast and
+#   memory-efficient exact attention with IO-awareness. *NeurIPS*. arXiv:2205.14135. (How
+#   attention is made fast on a GPU in practice.)
 #
 # Next: [07 · Long-range memory, trained live](07_long_range_memory.ipynb).
