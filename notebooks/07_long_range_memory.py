@@ -84,7 +84,8 @@ for T, acc in zip(memory.DELAYS, order_blind):
 # %% [markdown]
 # ## Five models, one budget
 #
-# Every model embeds the tokens in $d = 32$ dimensions, reads the sequence, and maps one vector to 8 logits:
+# Every model embeds the tokens in $d = 32$ dimensions, reads the sequence, and maps one vector to 8 *logits*
+# (one score per symbol; the softmax of the logits is the predicted distribution, the highest is the answer):
 #
 # * **tanh RNN**: $h_t = \tanh(W_{xh} x_t + W_{hh} h_{t-1} + b)$, answer from $h_T$.
 # * **LSTM**: the cell of notebook 03, answer from $h_T$. PyTorch initialises every bias from
@@ -116,14 +117,17 @@ print("parameters per model:", sizes)
 # %% [markdown]
 # ## Training
 #
-# The progress bar counts Adam steps; every 20 steps all fifteen models are scored. On a 2-core laptop CPU
-# this takes well under a minute (how long depends on the machine, and on what else runs on it). Rerun
-# here, the numbers repeat exactly; on another machine floating-point rounding can send training down a
-# slightly different path, so this cell checks its claims with wide margins.
+# The progress bar counts Adam steps (in a saved copy of the notebook, as on GitHub, it shows only its
+# first frame, "0%"); every 20 steps all fifteen models are scored. The cell then prints what it trained
+# and how long that took, which depends on the machine and on what else runs on it. Rerun on the same
+# machine, the accuracies repeat exactly; on another machine floating-point rounding can send training down
+# a slightly different path, so this cell checks its claims with wide margins.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 results = memory.train_all(memory.DELAYS, budget, seed=0)
+print(f"trained {results.n_models} models ({len(memory.KINDS)} kinds x {len(memory.DELAYS)} delays), "
+      f"{budget.steps} Adam steps each, in {results.seconds:.0f} s\n")
 print(results.table())
 acc = dict(zip(memory.KINDS, results.at().tolist()))  # kind -> [accuracy at T = 10, 30, 100]
 assert acc["attention + positions"][-1] > 0.5          # far above chance (0.125) at T = 100
@@ -136,8 +140,9 @@ assert acc["LSTM, forget bias +3"][0] > 0.8            # the open forget gate le
 # * **attention + positions** solves the task at every delay: accuracy 1.00 at $T = 10$, $30$ and $100$.
 # * **LSTM, forget bias +3** solves $T = 10$ and $T = 30$ (1.00) but is at chance at $T = 100$ (0.13).
 # * **LSTM with the default bias** and the **tanh RNN** are near chance at $T = 30$ and $T = 100$. At
-#   $T = 10$ they partly learn (0.59 and 0.26 here); this one is fragile: across seeds it lands anywhere from
-#   chance to about 0.6, because after 200 steps these two are still in the middle of learning it.
+#   $T = 10$ they partly learn (0.59 and 0.26 here). That number is fragile: after 200 steps these two are
+#   still in the middle of learning $T = 10$, so another seed or another machine can land elsewhere between
+#   chance and partial recall (exercise 3 tries other seeds).
 # * **attention without positions** scores about 0.29, 0.21, 0.15: above chance, and never above the
 #   order-blind ceiling (0.29, 0.22, 0.18) computed before any training.
 
@@ -152,8 +157,9 @@ memory.plot_accuracy_vs_delay(results, bound=order_blind)
 memory.explore_training(results)
 
 # %% [markdown]
-# The learning curves at the longest delay show *how* each model got there: attention with positions
-# jumps from chance to perfect within a few dozen steps; the recurrent models never leave chance.
+# The learning curves at the longest delay (scored every 20 steps) show *how* each model got there: attention
+# with positions stays at chance for a few dozen steps, then jumps to perfect; attention without positions and
+# the recurrent models never leave chance.
 
 # %%
 memory.plot_learning_curves(results, delay=100)
@@ -269,8 +275,22 @@ answer = None
 helpers.check("order_blind_two_tokens", answer)
 
 # %% [markdown]
-# **3. (Open.)** Rerun the training with `memory.Budget(steps=600)` (it takes about three times as long). Does
-# the $+3$ LSTM learn $T = 100$? Does the default one learn anything? Then try seeds 1 and 2: which results
-# change and which do not?
+# **3. (Open.)** Rerun the training with `memory.train_all(memory.DELAYS, memory.Budget(steps=600), seed=0)`
+# (three times the steps, so about three times as long). Does the $+3$ LSTM learn $T = 100$? Does the default
+# one learn anything? Then, with the default budget, try `seed=1` and `seed=2`: which results change and which
+# do not?
+#
+# ## Further reading
+#
+# * Hochreiter, S. & Schmidhuber, J. (1997). Long short-term memory. *Neural Computation*, 9(8), 1735-1780.
+#   (The LSTM, and its experiments on lags of 1000 steps.)
+# * Gers, F. A., Schmidhuber, J. & Cummins, F. (2000). Learning to forget: continual prediction with LSTM.
+#   *Neural Computation*, 12(10), 2451-2471.
+# * Jozefowicz, R., Zaremba, W. & Sutskever, I. (2015). An empirical exploration of recurrent network
+#   architectures. *ICML*. (The forget-gate bias of 1.)
+# * Khandelwal, U., He, H., Qi, P. & Jurafsky, D. (2018). Sharp nearby, fuzzy far away: how neural language
+#   models use context. *ACL*. arXiv:1805.04623. (LSTM language models use about 200 tokens of context.)
+# * Haviv, A., Ram, O., Press, O., Izsak, P. & Levy, O. (2022). Transformer language models without positional
+#   encodings still learn positional information. *Findings of EMNLP*. arXiv:2203.16634.
 #
 # Next: [08 · The verdict](08_verdict.ipynb).
