@@ -1,0 +1,24 @@
+"""The course map and the claims ledger that notebooks 00 and 08 show."""
+import re
+
+from helpers import course
+
+
+def test_every_notebook_in_the_map_exists_and_is_linked():
+    table = repr(course.course_map())
+    assert "(coming)" not in table
+    for stem, title, _ in course.NOTEBOOKS:
+        assert (course.NOTEBOOK_DIR / f"{stem}.ipynb").exists(), stem
+        assert f"({stem}.ipynb)" in table and title in table
+
+
+def test_the_ledger_has_every_claim_with_links_to_real_notebooks():
+    ledger = repr(course.claims_ledger())
+    assert [row.split("|")[1].strip() for row in ledger.splitlines()[2:]] == [f"C{i}" for i in range(1, 9)]
+    for target in re.findall(r"\]\(([^)]+)\)", ledger):
+        assert (course.NOTEBOOK_DIR / target).exists(), target
+
+
+def test_tables_render_as_markdown_and_compare_as_text():
+    ledger = course.claims_ledger()
+    assert ledger._repr_markdown_() == repr(ledger) == ledger.data
