@@ -59,7 +59,7 @@ def update_readme(table: str, seconds: dict[str, float]) -> None:
     text = re.sub(r"(<!-- benchmark:start -->\n).*?(<!-- benchmark:end -->)",
                   lambda m: m.group(1) + table + m.group(2), readme.read_text(), flags=re.S)
     for stem, s in seconds.items():
-        text = re.sub(rf"^(\| \[{stem[:2]} .*\| )[^|]*( \|)$", rf"\g<1>{s:.0f} s\2", text, flags=re.M)
+        text = re.sub(rf"^(\| \[{stem[:2]} .*\|)[^|]*(\|)$", rf"\g<1> {s:.0f} s \2", text, flags=re.M)
     readme.write_text(text)
 
 
