@@ -22,23 +22,27 @@ CLAIMS = [  # (id, what the article says, the honest verdict in one line, notebo
      "true for a nonlinear recurrence; the input projection is one matmul, and linear "
      "recurrences parallelise with a scan", ["01", "08"]),
     ("C2", "BPTT gradients vanish if the largest eigenvalue of W_hh < 1, explode if > 1",
-     "the precise condition is on the largest singular value and tanh' (Pascanu et al. 2013); "
-     "the eigenvalue sets the asymptotic rate", ["02"]),
+     "the mechanism is right, the condition imprecise: it is on the largest singular value and "
+     "tanh' (Pascanu et al. 2013); the eigenvalue sets only the asymptotic rate, and tanh "
+     "saturation makes even an eigenvalue of 1.1 vanish", ["02"]),
     ("C3", "LSTM gates let gradients flow, yet it forgets beyond a few hundred tokens",
-     "the cell path helps only while the forget gate stays near 1; gradient flow and "
-     "fixed-size memory are two different failures", ["03", "07"]),
+     "mostly right: the cell path helps only while the forget gate stays near 1, and in a small "
+     "training budget the LSTM fails to optimise, not to remember; gradient flow and fixed-size "
+     "memory are two different failures", ["03", "07"]),
     ("C4", "self-attention lets every token interact with every other, all at once",
      "true in training and encoding; generation is still one token per step", ["04"]),
     ("C5", "O(1) path length eliminates vanishing gradients; millions of tokens easily",
-     "wrong as stated: diffuse attention dilutes the gradient ~1/N, and cost is O(N^2)",
-     ["04", "08"]),
+     "wrong as stated: a path of length 1 does help recall (with positions), but diffuse "
+     "attention dilutes the gradient ~1/N, and cost is O(N^2)", ["04", "07", "08"]),
     ("C6", "positional encodings are needed because attention has no order",
-     "true: without them self-attention is exactly permutation-equivariant", ["05"]),
+     "true: without them self-attention is permutation-equivariant (exactly, up to float "
+     "rounding), and cannot learn a task where only order matters", ["05", "07"]),
     ("C7", "the timing snippet shows attention beating the RNN loop",
-     "not on a CPU at batch 32: the snippet times once, cold; the win needs parallel hardware",
+     "not on a CPU at batch 32: the snippet times once, cold, and attention does N/d + 2 times "
+     "the work; the win needs parallel hardware",
      ["06"]),
-    ("C8", "the complexity table", "rows 1-3 match Vaswani et al. 2017 Table 1; rows on "
-     "generation cost and state memory are missing", ["06", "08"]),
+    ("C8", "the complexity table", "right but incomplete: rows 1-3 match Vaswani et al. 2017 "
+     "Table 1; rows on generation cost and state memory are missing", ["06", "08"]),
 ]
 
 

@@ -16,7 +16,7 @@
 #
 # [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/00_start_here.ipynb)
 #
-# In 2017 *Attention Is All You Need* (Vaswani et al.) replaced recurrence with
+# In 2017 *Attention Is All You Need* (Vaswani et al. 2017) replaced recurrence with
 # self-attention, and within a few years RNNs and LSTMs had all but vanished from
 # large models. A short article (kept in four languages in this course's sources)
 # explains why in five steps. This course teaches that argument **and tests every
@@ -89,6 +89,11 @@ course.course_map()
 #   only when you ask.
 # * **Everything is local.** Data is synthetic and made in the notebook; nothing is
 #   downloaded. A laptop CPU is enough; a GPU is used when there is one.
+# * **Notation.** $h_t$ is the hidden state after token $t$, $W_{xh}$ and $W_{hh}$ the
+#   input and recurrent weights, $d$ (or $d_h$) the hidden width. $N$ is the length of a
+#   sequence, as in the article; notebooks 02, 03 and 07, which follow a gradient or a
+#   memory back through time, write $T$ for the number of steps back. $\rho$ is a matrix's spectral radius and $\sigma_{\max}$ its largest singular
+#   value (notebook 02); $d_k$ is the size of a key (notebook 04).
 #
 # ## Is your machine ready?
 

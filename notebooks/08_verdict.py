@@ -254,13 +254,13 @@ course.claims_ledger()
 #
 # | claim | verdict | the evidence |
 # |---|---|---|
-# | C1 sequential bottleneck | true for nonlinear recurrence; not for linear | [01](01_recurrence.ipynb): the unrolled chain and the loop time linear in $N$; the input projection is one matmul. Here: the chain length grows with $N$, and the scan below. |
-# | C2 eigenvalue < 1 vanishes, > 1 explodes | imprecise | [02](02_bptt_gradients.ipynb): gradient norms against the spectral radius, orthogonal vs Gaussian $W_{hh}$, the non-normal matrix. |
-# | C3 LSTMs still forget | partly | [03](03_lstm_gating.ipynb): $\partial c_T/\partial c_0 = \prod f_t$ and its dependence on the forget bias; [07](07_long_range_memory.ipynb): the accuracy-vs-delay figure (bias $+3$ learns $T = 30$, not $T = 100$). |
-# | C4 every token sees every other at once | true in training | [04](04_attention.ipynb): the attention matrix; generation stays sequential (the generation rows above). |
+# | C1 sequential bottleneck | true for a nonlinear recurrence; a linear one runs as a parallel scan | [01](01_recurrence.ipynb): the unrolled chain and the loop time linear in $N$; the input projection is one matmul. Here: the chain length grows with $N$, and the scan below. |
+# | C2 eigenvalue < 1 vanishes, > 1 explodes | mechanism right, condition imprecise | [02](02_bptt_gradients.ipynb): gradient norms against the spectral radius, orthogonal vs Gaussian $W_{hh}$, the non-normal matrix. |
+# | C3 LSTMs still forget | mostly right | [03](03_lstm_gating.ipynb): $\partial c_T/\partial c_0 = \prod f_t$ and its dependence on the forget bias; [07](07_long_range_memory.ipynb): the accuracy-vs-delay figure (bias $+3$ learns $T = 30$, not $T = 100$). |
+# | C4 every token sees every other at once | true in training and encoding, not in generation | [04](04_attention.ipynb): the attention matrix; generation stays sequential (the generation rows above). |
 # | C5 $\mathcal{O}(1)$ path fixes long context | wrong as stated | [04](04_attention.ipynb): gradient vs distance and its dilution with $N$; [07](07_long_range_memory.ipynb): attention recalls at $T = 100$ only with positions. Here: $\mathcal{O}(N^2)$ work and an $\mathcal{O}(N d)$ cache. |
 # | C6 positions are needed | true | [05](05_multihead_positions.ipynb): permutation equivariance without encoding; [07](07_long_range_memory.ipynb): attention without positions stuck at the order-blind ceiling. |
-# | C7 the timing snippet | not on a CPU | [06](06_parallelism_cost.ipynb): the snippet as written, then proper measurements; here: one timing on one thread. |
+# | C7 the timing snippet | not on a CPU at batch 32 | [06](06_parallelism_cost.ipynb): the snippet as written, then proper measurements; here: one timing on one thread. |
 # | C8 the table | right but incomplete | this notebook: the counted FLOPs, chain lengths and the generation rows. |
 
 # %% [markdown]
@@ -408,6 +408,8 @@ helpers.check("scan_steps_1000", answer)
 #   encodings still learn positional information. *Findings of EMNLP*. arXiv:2203.16634.
 # * Liu, N. F., Lin, K., Hewitt, J., Paranjape, A., Bevilacqua, M., Petroni, F. & Liang, P. (2024). Lost in the
 #   middle: how language models use long contexts. *TACL*, 12, 157-173. arXiv:2307.03172.
+# * Hsieh, C.-P., Sun, S., Kriman, S., Acharya, S., Rekesh, D., Jia, F., Zhang, Y. & Ginsburg, B. (2024). RULER:
+#   what's the real context size of your long-context language models? *COLM*. arXiv:2404.06654.
 # * Dao, T., Fu, D. Y., Ermon, S., Rudra, A. & Ré, C. (2022). FlashAttention: fast and memory-efficient exact
 #   attention with IO-awareness. *NeurIPS*. arXiv:2205.14135.
 #
