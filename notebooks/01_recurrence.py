@@ -106,7 +106,8 @@ print(f"{T} steps    vs nn.RNN:     max |difference| = {(H - H_ref).abs().max():
 # and $h_t$ cannot start before the $t$ steps before it have finished. The **depth** of a computation is
 # the length of its longest chain of operations that must run one after another; no number of
 # processors can finish it faster than that. Whatever hardware you have, the depth of this computation
-# is $N$ for a sequence of $N$ tokens. (The figure leaves out the bias $b$.)
+# is $N$ for a sequence of $N$ tokens. ($N$ is the article's letter for a sequence length; the code
+# cells call the length of their small example `T`. The figure leaves out the bias $b$.)
 
 # %%
 recurrence.plot_unrolled_chain(T=6)

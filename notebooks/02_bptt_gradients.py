@@ -71,7 +71,9 @@ generator = helpers.set_seed(2)
 # This is the article's formula, and it is right. The article starts at $h_1$ and puts a loss $E_t$ at the
 # end: $\partial E_t/\partial h_1 = \frac{\partial E_t}{\partial h_t}\, J_t \cdots J_2$. The first factor
 # does not depend on how far back we go, so we study the product alone, from $h_0$. Matrices do not
-# commute, so the order matters: the latest Jacobian stands on the left.
+# commute, so the order matters: the latest Jacobian stands on the left. $T$, the number of steps the
+# gradient travels back, plays the role of the article's sequence length $N$ (notebooks 04, 06 and 08
+# write $N$ again).
 #
 # `bptt.jacobian_product` multiplies the $J_k$ out; below it is checked against `torch.autograd`, which
 # knows nothing of our formula (float64, $d = 4$, $T = 10$).

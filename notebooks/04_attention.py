@@ -67,7 +67,8 @@ generator = helpers.set_seed(4)
 # \qquad y_i = \sum_j a_{ij}\, v_j .$$
 #
 # In **self**-attention $Q$, $K$ and $V$ are three linear projections of the same sequence
-# $x$: $Q = xW_q$, $K = xW_k$, $V = xW_v$. Here are the three lines, on a batch of 2
+# $x$: $Q = xW_q$, $K = xW_k$, $V = xW_v$, so $L = S$, the sequence length, which from the
+# path-length section on we write $N$, as the article does (notebooks 02-03 called it $T$). Here are the three lines, on a batch of 2
 # sequences of 5 tokens with $d_k = 8$:
 
 # %%
@@ -299,7 +300,7 @@ pathlength.plot_dilution(rows)
 #
 # * **Compute and memory are $O(N^2)$**: the score matrix has $N^2$ entries per head and
 #   layer (FlashAttention, Dao et al. 2022, avoids *storing* it, not computing it). Notebook
-#   06 measures it.
+#   06 counts and times the compute.
 # * **Long contexts fail in documented ways.** Liu et al. 2024 (*Lost in the Middle*) found
 #   that language models use information at the start and end of a long context far better
 #   than in the middle; the RULER benchmark (Hsieh et al. 2024) found that most models fall

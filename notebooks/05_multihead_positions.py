@@ -56,7 +56,8 @@ generator = helpers.set_seed(5)
 # ## Split, attend, merge, project
 #
 # With $h$ heads and model width $d_{\text{model}}$, each head works in
-# $d_k = d_{\text{model}}/h$ dimensions:
+# $d_k = d_{\text{model}}/h$ dimensions ($h$ is the number of heads in this notebook, not a
+# hidden state, and $L$ the sequence length, the $N$ of notebook 04):
 #
 # $$\mathrm{head}_i = \mathrm{Attention}(Q_i, K_i, V_i), \qquad
 # \mathrm{MultiHead}(x) = [\mathrm{head}_1, \dots, \mathrm{head}_h]\, W_o ,$$

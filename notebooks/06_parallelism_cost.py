@@ -221,7 +221,8 @@ assert train[ATTENTION].median_ms > 1.5 * train[FUSED].median_ms  # still slower
 # Count the floating-point operations (FLOPs) of the matrix products; a
 # multiply-add counts as 2, so a $(m \times k)(k \times n)$ product costs $2mkn$.
 #
-# * **RNN.** Each step computes $h_t = \tanh(x_t W_{ih}^\top + h_{t-1} W_{hh}^\top + b)$:
+# * **RNN.** Each step computes $h_t = \tanh(x_t W_{xh}^\top + h_{t-1} W_{hh}^\top + b)$ (the
+#   equation of notebook 01, batch first):
 #   two $(B \times d)(d \times d)$ products, $4Bd^2$ FLOPs. Over $N$ steps,
 #   $F_\text{RNN} = 4BNd^2$.
 # * **Attention.** The $Q$, $K$, $V$ and output projections are four
@@ -301,8 +302,8 @@ print(f"{'calls per token':>16}" + "".join(f"{(b - a) / 192:>18.1f}" for a, b in
 # The loop runs 8 operators per step and `nn.RNN` 5, and each step needs the state
 # of the one before: a chain $N$ steps deep. Attention runs the same 34 operators
 # whatever $N$ is, each one on all $N$ positions at once: a chain of constant depth
-# (one layer deep; a Transformer with $L$ layers is $L$ layers deep, still
-# independent of $N$). That is the article's sequential-operations row, $O(N)$ vs
+# (one layer deep; a stack of Transformer layers is as deep as the number of layers,
+# still independent of $N$). That is the article's sequential-operations row, $O(N)$ vs
 # $O(1)$, and it is correct. It matters when there are many cores waiting for work:
 # a GPU can run all of attention's positions at once, but must run the RNN's $N$
 # steps one after the other, each a $(32 \times 128)(128 \times 128)$ product far
