@@ -32,6 +32,7 @@
 #
 # Notebook [02](02_bptt_gradients.ipynb) showed why a vanilla RNN's gradient vanishes: it is a product of
 # Jacobians $\operatorname{diag}(\tanh') W_{hh}$. Here we see what the LSTM changes in that product, and what it does not.
+# As in 02, $T$ is the number of steps back (the article's sequence length $N$).
 
 # %% tags=["setup"]
 # Setup: on Colab, install the course helpers; anywhere else this cell does nothing.
@@ -291,7 +292,7 @@ gating.plot_state_size(d=gating.D, vocab=8)
 # %% [markdown]
 # ## Verdict
 #
-# **Mostly right, and more subtle than stated.**
+# **C3 is mostly right, and more subtle than stated.**
 # * *"Gates let gradients flow linearly, mitigating vanishing gradients"*: **true, on one path and under one
 #   condition.** Along the cell state $\partial c_T/\partial c_0 = \operatorname{diag}(\prod_t f_t)$: no weight
 #   matrix, no squashing, checked against autograd above. But the product is only as good as the forget gate: with
@@ -316,8 +317,6 @@ gating.plot_state_size(d=gating.D, vocab=8)
 #   keeps the gate open and the gradient alive for hundreds of steps.
 # * A fixed-size state must compress the whole history: a capacity limit that no gate removes, and the reason
 #   attention keeps every token.
-#
-# Next: [04 · Scaled dot-product attention](04_attention.ipynb).
 
 # %% [markdown]
 # ## Exercises
@@ -361,3 +360,5 @@ helpers.check("steps_to_one_percent", answer)
 # down to near 0, and what must the weights learn for that?
 #
 # `helpers.solution("lstm_step")` (or `"cell_path"`, `"steps_to_one_percent"`) prints a reference answer.
+#
+# Next: [04 · Scaled dot-product attention](04_attention.ipynb).

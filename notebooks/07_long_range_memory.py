@@ -55,7 +55,8 @@ generator = helpers.set_seed(4)
 # %% [markdown]
 # ## The task: recall the first token
 #
-# A sequence $x_0, x_1, \dots, x_T$ of $T+1$ tokens is drawn uniformly from a vocabulary of 8 symbols. After
+# A sequence $x_0, x_1, \dots, x_T$ of $T+1$ tokens (so the article's sequence length $N$ is $T + 1$; $T$
+# counts the steps back, as in notebooks 02 and 03) is drawn uniformly from a vocabulary of 8 symbols. After
 # reading all of it, the model must output $x_0$: the token it saw $T$ steps ago. The $T$ distractors come from
 # the **same** vocabulary, so nothing about the target's content marks it; only its *position* does.
 # Guessing scores $1/8 = 0.125$.
@@ -228,13 +229,14 @@ for bias in (0.0, 3.0):
 # %% [markdown]
 # ## Verdict
 #
-# **C3 (LSTMs still forget): supported, with a correction.** Within the same budget both LSTMs fail at
+# **C3 (LSTMs still forget): mostly right, as in notebook 03, with a correction.** Within the same budget both LSTMs fail at
 # $T = 100$ while attention succeeds. But the failure is one of *optimisation*, it depends strongly on the
 # forget-gate initialisation (the $+3$ LSTM learns $T = 30$ perfectly, the default one only partly learns
 # $T = 10$), and it is not a fixed limit: with far more training, LSTMs bridge 1000-step lags. "A few hundred
 # tokens" is a statement about typical training, not about the architecture.
 #
-# **C5 (constant path length makes long contexts easy): supported here, but only in its weak form.** A path of
+# **C5 (constant path length makes long contexts easy): wrong as stated (notebook 04), but its weak form is
+# supported here.** A path of
 # length 1 from $x_0$ to the answer made $T = 100$ as easy as $T = 10$ for attention, *if* it has positional
 # information; without it, attention is stuck at the order-blind ceiling. This task has a single, sharp
 # target; notebook 04 showed that when attention is spread over $N$ tokens the gradient to each one is diluted
