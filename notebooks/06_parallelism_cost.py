@@ -35,7 +35,7 @@
 # layer"*, and its conclusion reads: *"By replacing sequential recurrence with
 # parallel self-attention, Transformers made it possible to scale model and dataset
 # size exponentially."* The snippet is offered as the evidence: it **shows attention
-# beating the RNN loop** (claim C7). Section 5's table says an RNN needs $O(N)$
+# beating the RNN loop** (claim C7). The article's section 5 table says an RNN needs $O(N)$
 # sequential operations and $O(N \cdot d^2)$ work per layer, attention $O(1)$ and
 # $O(N^2 \cdot d)$ (claim C8).
 
