@@ -6,7 +6,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 
 from .checks import require_positive_int, require_square, require_tensor
 from .exercises import register_exercise
-from .plots import COLORS, finite_or_marked, new_figure
+from .plots import COLORS, finite_or_marked, fix_margins, new_figure
 from .spectra import largest_singular_value, matrix_with_spectral_radius
 from .timing import one_thread
 from .widgets import Explorer, register, slider
@@ -173,7 +173,7 @@ def plot_gradient_norms(eigenvalue: float = 1.0, seq_len: int = 100, d: int = 32
     ax.set(xlabel="sequence length T (steps back)",
            ylabel=r"$\|\partial h_T / \partial h_0\|_2$", title=f"spectral radius ρ = {eigenvalue:.2f}, d = {d}")
     ax.legend(fontsize=8)
-    return fig
+    return fix_margins(fig)
 
 
 @register

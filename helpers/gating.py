@@ -12,7 +12,7 @@ from .timing import one_thread
 from .checks import require_positive_int, require_tensor
 from .exercises import register_exercise
 from .lstm import LSTMGates, lstm_step, lstm_weights
-from .plots import COLORS, finite_or_marked, new_figure
+from .plots import COLORS, finite_or_marked, fix_margins, new_figure
 from .rnn import rnn_weights
 from .widgets import Explorer, register, slider
 
@@ -210,13 +210,6 @@ def seed_spread(forget_bias: float, Ts: tuple = (50, 500), seeds: range = range(
 
 # --- the figures ----------------------------------------------------------------------------
 
-def _fixed_layout(fig, rect=(0.14, 0.13, 0.84, 0.79)):
-    """Place the single axes by hand: a quarter faster to draw than constrained layout (widgets)."""
-    fig.set_layout_engine("none")
-    fig.axes[0].set_position(list(rect))
-    return fig
-
-
 def _finish_gradient_axes(ax, title: str) -> None:
     """Log y axis ticked at round decades (1e0, 1e-50, ...), the line ||.|| = 1, labels, legend."""
     ax.axhline(1.0, color=COLORS[7], lw=0.6, label="norm 1: no decay")
@@ -244,7 +237,7 @@ def plot_gates(forget_bias: float = 0.0, T: int = 60):
     ax.set(ylim=(0, 1), xlabel="step t", ylabel="gate value (0 closed, 1 open)",
            title=f"LSTM gates over a sequence, d = {D}, forget bias {forget_bias:g}")
     ax.legend(fontsize=8, loc="lower left", ncol=2)
-    return _fixed_layout(fig)
+    return fix_margins(fig)
 
 
 @register
@@ -272,7 +265,7 @@ def plot_gradient_flow(forget_bias: float = 1.0, T: int = 200):
         ax.text(0.99, 0.97, "a line that stops has underflowed float64 (< 1e-308)", transform=ax.transAxes,
                 ha="right", va="top", fontsize=8, color=COLORS[3])
     _finish_gradient_axes(ax, f"gradient flow at initialisation, d = {D}, forget bias {forget_bias:g}")
-    return _fixed_layout(fig)
+    return fix_margins(fig)
 
 
 @register

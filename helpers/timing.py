@@ -19,7 +19,7 @@ from torch.utils.flop_counter import FlopCounterMode
 
 from .checks import require_positive_int
 from .exercises import register_exercise
-from .plots import COLORS, new_figure
+from .plots import COLORS, fix_margins, new_figure
 from .widgets import Explorer, register
 
 
@@ -362,8 +362,7 @@ def plot_cost(seq_len: int = 512, batch: int = 32, grid: Grid | None = None):
         raise ValueError("no measurements yet: run measure_grid() first")
     at = grid.at(batch, seq_len)  # checks that (batch, seq_len) was measured
     fig, (ax_t, ax_f) = new_figure(1, 2, width=10, height=3.6)
-    fig.set_layout_engine(None)   # fixed margins: a layout engine would double the redraw time
-    fig.subplots_adjust(left=0.07, right=0.99, bottom=0.14, top=0.9, wspace=0.22)
+    fix_margins(fig, left=0.07, right=0.99, bottom=0.14, top=0.9, wspace=0.22)
     for dev, style in zip(grid.devices, ("-o", "--s")):
         for name, color in zip(MODELS, COLORS):
             ts = [grid.times[(dev, name, batch, n)] for n in grid.seq_lens]
