@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 
 import torch
 import torch.nn.functional as F
+from matplotlib.ticker import NullLocator
 from torch import nn
 from tqdm.auto import tqdm
 
 from .attention import scaled_dot_product_attention
-from .plots import COLORS, new_figure
+from .plots import COLORS, fix_margins, new_figure
 from .positional import sinusoidal_positional_encoding
 from .tasks import VOCAB, first_token_recall
 from .widgets import Explorer, register, slider
@@ -249,8 +250,9 @@ def plot_accuracy_vs_delay(results: Results, step: int | None = None, bound=None
     ax.set(xscale="log", xticks=list(results.delays), xticklabels=[str(T) for T in results.delays],
            ylim=(0, 1.05), xlabel="delay T (tokens between the target and the answer)",
            ylabel="test accuracy", title=f"first-token recall after {shown} Adam steps")
+    ax.xaxis.set_minor_locator(NullLocator())
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1, 0.5))
-    return fig
+    return fix_margins(fig, left=0.1, bottom=0.14, right=0.66, top=0.92)  # room for the legend
 
 
 def plot_learning_curves(results: Results, delay: int):
