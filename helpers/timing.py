@@ -47,6 +47,8 @@ MODELS = ("RNNCell loop", "nn.RNN (fused)", "attention (MHA)")
 
 
 # --- the article's two models, copied exactly, and PyTorch's fused RNN -----------------
+# Notebook 06 also shows these classes verbatim, because it runs the article's snippet as
+# written; this copy serves the benchmark grid and the widget, which also run outside 06.
 
 class CustomRNN(nn.Module):
     def __init__(self, dim):
