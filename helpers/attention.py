@@ -203,17 +203,27 @@ def _qkv() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
 register_exercise("attention", reference=attention, make_inputs=_qkv,
                   hint="scores are q @ k.transpose(-2, -1), divided by sqrt(d_k) = sqrt(q.shape[-1]); "
                        "softmax over the keys (dim=-1), then multiply by v.")
-register_exercise("score_variance", reference=lambda: 64.0,
-                  hint="q.k is a sum of d_k products q_i k_i, each with mean 0 and variance 1.")
+register_exercise("score_variance", reference=lambda: 64,
+                  hint="q.k is a sum of d_k products q_i k_i, each with mean 0 and variance 1.",
+                  worked="q.k = q_1 k_1 + ... + q_64 k_64: 64 independent terms.\n"
+                         "Each has mean 0 and variance E[q_i^2] E[k_i^2] = 1 * 1 = 1.\n"
+                         "Variances of independent terms add: Var(q.k) = d_k = 64.")
 register_exercise("uniform_entropy", reference=lambda: math.log(50),
-                  hint="uniform weights are 1/S each; -sum (1/S) ln(1/S) = ln S (natural log).")
+                  hint="uniform weights are 1/S each; -sum (1/S) ln(1/S) = ln S (natural log).",
+                  worked="Uniform over S = 50 keys: p_j = 1/50 for every j.\n"
+                         "H = -sum_j p_j ln p_j = -50 * (1/50) * ln(1/50) = ln 50.\n"
+                         "math.log(50) = 3.912 nats (math.log2(50) = 5.644 would be bits).")
 
 
 def _split_inputs() -> tuple[torch.Tensor, int]:
-    return torch.randn(2, 5, 12), int(torch.tensor([1, 2, 3, 4, 6, 12])[torch.randint(6, ())])
+    """B, L, n_heads, hs all different and n_heads > 1: a mixed-up layout cannot pass by luck."""
+    return torch.randn(2, 5, 24), int(torch.tensor([3, 4, 6, 8])[torch.randint(4, ())])
 
 
 register_exercise("split_heads", reference=split_heads, make_inputs=_split_inputs,
                   hint="view as (B, L, n_heads, hs), then swap L and n_heads with transpose(1, 2).")
 register_exercise("mha_parameter_count", reference=lambda: 4 * 64 * 64 + 4 * 64,
-                  hint="in_proj is (3 d, d) plus 3 d biases; out_proj is (d, d) plus d biases.")
+                  hint="in_proj is (3 d, d) plus 3 d biases; out_proj is (d, d) plus d biases.",
+                  worked="in_proj: 3 d x d weights + 3 d biases; out_proj: d x d weights + d biases.\n"
+                         "The 8 heads share these matrices (each reads d / 8 columns): no extra parameters.\n"
+                         "With d = 64: 4*64*64 + 4*64 = 16384 + 256 = 16640.")

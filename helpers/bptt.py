@@ -241,14 +241,19 @@ def _tanh_jacobian_inputs():
     return torch.tanh(torch.randn(5)), torch.randn(5, 5)
 
 
+def _linear_jacobian_inputs():
+    """A non-symmetric W_hh and T >= 2: W_hh ** T (elementwise) and W_hh.T powers both fail."""
+    T = int(torch.randint(2, 8, ()))                           # drawn first: T = 4, 2, 3, 7 under seed 0
+    return torch.randn(4, 4) / 2, T
+
+
 def vanishing_bound() -> float:
     """sigma_max(W_hh) = 0.9 and |tanh'| <= 1, so ||dh_50/dh_0|| <= 0.9^50."""
     return 0.9**50
 
 
-register_exercise("linear_rnn_jacobian", reference=linear_rnn_jacobian,
-                  make_inputs=lambda: (torch.randn(4, 4) / 2, int(torch.randint(1, 8, ()))),
-                  hint="in a linear RNN every step Jacobian is the same matrix W_hh.")
+register_exercise("linear_rnn_jacobian", reference=linear_rnn_jacobian, make_inputs=_linear_jacobian_inputs,
+                  hint="in a linear RNN every step Jacobian is the same matrix W_hh.", trials=4)
 register_exercise("tanh_step_jacobian", reference=step_jacobian, make_inputs=_tanh_jacobian_inputs,
                   hint="tanh'(a) = 1 - tanh(a)^2 = 1 - h^2 scales row i of W_hh (not column i).")
 register_exercise("vanishing_bound", reference=vanishing_bound,

@@ -50,4 +50,7 @@ def explore_softmax() -> Explorer:
 
 
 register_exercise("softmax_cold_limit", reference=lambda: 1.0,
-                  hint="the largest score's weight e^{s/tau} dominates all others as tau -> 0.")
+                  hint="the largest score's weight e^{s/tau} dominates all others as tau -> 0.",
+                  worked="Divide by e^{s_max/tau}: p_max = 1 / (1 + sum_{j != max} e^{(s_j - s_max)/tau}).\n"
+                         "Each exponent (s_j - s_max)/tau is negative and -> -inf as tau -> 0: each term -> 0.\n"
+                         "So p_max -> 1 / (1 + 0) = 1 (when the largest score is unique); the others -> 0.")

@@ -335,6 +335,13 @@ def _lstm_step_inputs():
             torch.randn(4 * d_h, d_h, generator=g), torch.randn(4 * d_h, generator=g))
 
 
+def _cell_path_inputs():
+    """f (T, 6) in (0.5, 1), T = 7..12: the product stays well above the tolerance, and T != d."""
+    g = torch.Generator().manual_seed(next(_TRIALS))
+    T = 7 + int(torch.randint(6, (), generator=g))
+    return (0.5 + 0.5 * torch.rand(T, 6, generator=g),)
+
+
 def steps_to_one_percent_solution():
     """With a constant forget gate f = 0.9, the first T with 0.9**T < 0.01."""
     return math.ceil(math.log(0.01) / math.log(0.9))
@@ -343,9 +350,7 @@ def steps_to_one_percent_solution():
 register_exercise("lstm_step", reference=lstm_step_solution, make_inputs=_lstm_step_inputs,
                   hint="gate order is i, f, g, o; i, f, o use sigmoid, g uses tanh; "
                        "c_t = f*c_prev + i*g and h_t = o*tanh(c_t).")
-register_exercise("cell_path", reference=cell_path,
-                  make_inputs=lambda: (torch.rand(5 + next(_TRIALS) % 20, 6,
-                                                  generator=torch.Generator().manual_seed(next(_TRIALS))),),
+register_exercise("cell_path", reference=cell_path, make_inputs=_cell_path_inputs,
                   hint="dc_t/dc_{t-1} = diag(f_t) along the cell path; multiply over t (dim 0).")
 register_exercise("steps_to_one_percent", reference=steps_to_one_percent_solution,
                   hint="solve 0.9**T < 0.01 for the smallest whole T: T > log(0.01) / log(0.9).")

@@ -83,4 +83,7 @@ register_exercise("combine", reference=combine, make_inputs=_two_steps,
                   hint="apply (a1, b1) to h, then (a2, b2) to the result: "
                        "a2 * (a1 * h + b1) + b2, and read off the new a and b.")
 register_exercise("scan_steps_1000", reference=lambda: scan_steps(1000),
-                  hint="the offset doubles each step: 1, 2, 4, ... until it reaches N.")
+                  hint="the offset doubles each step: 1, 2, 4, ... until it reaches N.",
+                  worked="Step s combines at offset 2^(s-1): after s steps, position t holds the last 2^s steps.\n"
+                         "The scan is done when 2^s >= N = 1000: 2^9 = 512 is too few, 2^10 = 1024 is enough.\n"
+                         "So ceil(log2 1000) = 10 steps.")

@@ -60,4 +60,8 @@ register_exercise("most_frequent_token", reference=most_frequent_token,
 register_exercise("order_blind_two_tokens", reference=lambda: 9 / 16,
                   hint="split into two cases. How likely are the two tokens equal, and is the "
                        "guess right then? If they differ, the bag {a, b} does not say which came "
-                       "first: how often is a guess right? Add the two cases, weighted.")
+                       "first: how often is a guess right? Add the two cases, weighted.",
+                  worked="The two tokens are equal with probability 1/8: the bag {a, a} names the first token.\n"
+                         "They differ with probability 7/8: {a, b} could have started with either token,\n"
+                         "so a guess is right half the time.\n"
+                         "Accuracy = 1/8 * 1 + 7/8 * 1/2 = 2/16 + 7/16 = 9/16 = 0.5625.")

@@ -407,16 +407,27 @@ def explore_cost() -> Explorer:
 # --- exercises --------------------------------------------------------------------------
 
 def _small_shape() -> tuple[int, int, int]:
+    """batch 2..5 < dim 8..32 (a multiple of 4 heads) and an odd seq_len 7..31: no two can be swapped."""
     g = torch.randint(0, 1000, (3,)).tolist()
-    return 1 + g[0] % 4, 2 + g[1] % 30, 4 * (1 + g[2] % 8)  # batch, seq_len, dim (dim % 4 == 0)
+    return 2 + g[0] % 4, 7 + 2 * (g[1] % 13), 8 * (1 + g[2] % 4)  # batch, seq_len, dim
 
 
 register_exercise("rnn_flops", reference=lambda b, n, d: counted_flops(MODELS[0], b, n, d),
                   make_inputs=_small_shape,
-                  hint="each of the N steps does two (B, d) x (d, d) matmuls; one costs 2 B d^2.")
+                  hint="each of the N steps does two (B, d) x (d, d) matmuls; one costs 2 B d^2.",
+                  worked="Each of the N steps runs x_t W_ih^T and h W_hh^T: two (B, d) x (d, d) matmuls.\n"
+                         "One costs B d^2 multiply-adds = 2 B d^2 FLOPs; the biases and tanh are not counted.\n"
+                         "def rnn_flops(B, N, d): return N * 2 * (2 * B * d**2)   # = 4 B N d^2\n"
+                         "e.g. B, N, d = 2, 9, 16: 4 * 2 * 9 * 16**2 = 18432.")
 register_exercise("attention_flops", reference=lambda b, n, d: counted_flops(MODELS[2], b, n, d),
                   make_inputs=_small_shape,
                   hint="four (B N, d) x (d, d) projections (q, k, v, out), then Q K^T and A V, "
-                       "2 B N^2 d each; a multiply-add counts as 2 FLOPs.")
+                       "2 B N^2 d each; a multiply-add counts as 2 FLOPs.",
+                  worked="q, k, v and the output projection: four (B N, d) x (d, d) matmuls, 2 B N d^2 each.\n"
+                         "Q K^T and A V over the heads: (N, d/h) x (d/h, N) per head, 2 B N^2 d each in all.\n"
+                         "def attention_flops(B, N, d): return 8 * B * N * d**2 + 4 * B * N**2 * d\n"
+                         "e.g. B, N, d = 2, 9, 16: 8*2*9*16**2 + 4*2*9**2*16 = 36864 + 10368 = 47232.")
 register_exercise("ten_times_the_flops", reference=lambda: 8 * D_MODEL,
-                  hint="solve N/d + 2 = 10 for N, with d = 128.")
+                  hint="solve N/d + 2 = 10 for N, with d = 128.",
+                  worked="attention / RNN = (8 B N d^2 + 4 B N^2 d) / (4 B N d^2) = 2 + N/d.\n"
+                         "2 + N/d = 10 gives N = 8 d; with d = 128: N = 8 * 128 = 1024.")
