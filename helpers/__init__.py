@@ -5,6 +5,7 @@ Every from-scratch piece here is tested against PyTorch's own in tests/.
 from . import exercises, plots, widgets  # noqa: F401  (plots sets the course style)
 from .attention import MultiHeadSelfAttention, causal_mask, scaled_dot_product_attention
 from .bptt import jacobian_norms
+from .checks import within_rounding
 from .exercises import check, solution
 from .lstm import lstm_step
 from .positional import sinusoidal_positional_encoding
@@ -18,5 +19,5 @@ from . import course, environment, recurrence, multihead, pathlength, gating, ti
 __all__ = [
     "MultiHeadSelfAttention", "causal_mask", "check", "jacobian_norms", "lstm_step",
     "matrix_with_spectral_radius", "rnn_forward", "rnn_step", "scaled_dot_product_attention",
-    "set_seed", "sinusoidal_positional_encoding", "solution", "spectral_radius",
+    "set_seed", "sinusoidal_positional_encoding", "solution", "spectral_radius", "within_rounding",
 ]

@@ -1,4 +1,4 @@
-"""Input checks that fail early, in words a learner understands."""
+"""Checks: bad input fails early, in words a learner understands; agreement prints alike everywhere."""
 import torch
 
 
@@ -24,3 +24,19 @@ def require_last_dim(x: torch.Tensor, size: int, name: str, against: str) -> Non
     if x.shape[-1] != size:
         raise ValueError(f"{name} has shape {tuple(x.shape)}, but its last dimension "
                          f"must be {size} to match {against}")
+
+
+def within_rounding(difference, bound: float = 1e-6) -> str:
+    """Assert max |difference| <= bound and return the bound as text, e.g. "< 1e-6".
+
+    Two equal computations in float32 differ by rounding, in digits that depend on the CPU's
+    vector kernels (AVX2, AVX-512, NEON) and thread count: print the bound, which every CPU
+    reproduces, not the digits. `difference` is a tensor (ours - theirs) or a number.
+    """
+    if isinstance(difference, torch.Tensor):
+        gap = difference.detach().abs().max().item()
+    else:
+        gap = abs(float(difference))
+    if not gap <= bound:  # also false for nan
+        raise AssertionError(f"max |difference| = {gap:.2e} is above {bound:.0e}: more than rounding")
+    return f"< {bound:.0e}".replace("e-0", "e-")

@@ -89,7 +89,7 @@ theirs = F.scaled_dot_product_attention(q, k, v)
 ours, ours_weights = helpers.scaled_dot_product_attention(q, k, v)
 torch.testing.assert_close(out, theirs)
 torch.testing.assert_close(ours, theirs)
-print(f"max |ours - F.scaled_dot_product_attention| = {(out - theirs).abs().max():.1e}")
+print(f"max |ours - F.scaled_dot_product_attention| {helpers.within_rounding(out - theirs)}")
 
 # %% [markdown]
 # **Claim C4, "every token interacts with every other, simultaneously"** is what you just
@@ -209,7 +209,7 @@ print(wrong[0].detach().round(decimals=2))
 right, _ = mha(x, x, x, attn_mask=~tril)                       # ~tril: True above the diagonal
 sdpa_mask = F.scaled_dot_product_attention(x, x, x, attn_mask=tril)
 for name, y in (("MHA(attn_mask=~tril)", right), ("SDPA(attn_mask=tril)", sdpa_mask)):
-    print(f"{name}: max |difference from SDPA(is_causal=True)| = {(y - reference).abs().max():.1e}")
+    print(f"{name}: max |difference from SDPA(is_causal=True)| {helpers.within_rounding(y - reference)}")
 
 # %% [markdown]
 # So $\mathrm{MHA}(\texttt{attn\_mask}=\sim\!\texttt{tril}) = \mathrm{SDPA}(\texttt{attn\_mask}=
@@ -232,7 +232,7 @@ all_at_once, _ = helpers.scaled_dot_product_attention(x, x, x, helpers.causal_ma
 steps = [helpers.scaled_dot_product_attention(x[:, t:t + 1], x[:, :t + 1], x[:, :t + 1])[0]
          for t in range(L)]                                    # query t sees keys 0..t only
 one_by_one = torch.cat(steps, dim=1)                           # (1, L, 8)
-print(f"max |all at once - one by one| = {(all_at_once - one_by_one).abs().max():.1e}")
+print(f"max |all at once - one by one| {helpers.within_rounding(all_at_once - one_by_one)}")
 
 # %% [markdown]
 # They agree. But when generating, token $t+1$ *is* the model's output at step $t$, so step
