@@ -1,12 +1,10 @@
-"""Notebook 08: the article's complexity table, rebuilt from counts and one timing.
+"""Notebook 08: the article's complexity table, rebuilt from counts.
 
 FLOPs are counted by torch.utils.flop_counter.FlopCounterMode on small CPU tensors (batch 1,
 no gradients): the count depends only on shapes, so it is exact and deterministic. Dependent steps
 are the depth of the autograd graph: the longest chain of operations, each waiting for
-the one before. Only `median_ms` measures wall time.
+the one before. Nothing here measures wall time (notebook 08 times with helpers.timing).
 """
-import time
-
 import torch
 from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 from torch import nn
@@ -143,19 +141,6 @@ def generation_step(kind: str, t: int, d: int) -> tuple[int, int]:
 
 
 # --- one wall-clock measurement -----------------------------------------------------------
-
-def median_ms(fn, *args, repeat: int = 5, warmup: int = 1) -> float:
-    """Median wall time of fn(*args) in milliseconds, after `warmup` untimed calls."""
-    with torch.no_grad():
-        for _ in range(warmup):
-            fn(*args)
-        times = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            fn(*args)
-            times.append(time.perf_counter() - start)
-    return 1000 * sorted(times)[len(times) // 2]
-
 
 def markdown_table(header: list[str], rows: list[list]) -> Table:
     """A table that Jupyter renders as Markdown and nbval compares as aligned text."""

@@ -1,10 +1,8 @@
 """What in an RNN runs in parallel and what cannot: the unrolled chain and its loop time."""
-import time
-
 import torch
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
-from .timing import one_thread
+from .timing import time_fns
 from .checks import require_positive_int
 from .exercises import register_exercise
 from .plots import COLORS, new_figure
@@ -54,19 +52,20 @@ def rnncell_loop(cell: torch.nn.RNNCell, x: torch.Tensor) -> torch.Tensor:
     return h
 
 
-def time_rnn_loop(seq_len: int, *, batch: int = 8, d: int = 32, repeats: int = 3) -> float:
-    """Seconds for one RNNCell loop over seq_len steps (best of `repeats`, one thread, no grad)."""
-    require_positive_int(seq_len, "seq_len (the sequence length)")
-    cell = torch.nn.RNNCell(d, d)
-    x = torch.randn(batch, seq_len, d)
-    best = float("inf")
-    with one_thread(), torch.no_grad():
-        rnncell_loop(cell, x[:, :8])                           # warm-up
-        for _ in range(repeats):
-            start = time.perf_counter()
-            rnncell_loop(cell, x)
-            best = min(best, time.perf_counter() - start)
-    return best
+def time_rnn_loops(seq_lens: list[int], *, batch: int = 8, d: int = 32, repeats: int = 5) -> list[float]:
+    """Seconds per RNNCell loop at each length: medians of interleaved runs, one thread, no grad.
+
+    Interleaved (every round times each length once), so a burst of load from other programs
+    slows all lengths alike; the notebook's random state is left untouched.
+    """
+    for n in seq_lens:
+        require_positive_int(n, "seq_len (the sequence length)")
+    with torch.random.fork_rng(devices=[]), torch.no_grad():
+        torch.manual_seed(0)
+        cell, x = torch.nn.RNNCell(d, d), torch.randn(batch, max(seq_lens), d)
+        loops = {n: (lambda n=n: rnncell_loop(cell, x[:, :n])) for n in seq_lens}
+        times = time_fns(loops, repeats=repeats)
+    return [times[n].median_ms / 1e3 for n in seq_lens]
 
 
 def plot_loop_time(lengths: list[int], seconds: list[float]):
@@ -88,7 +87,7 @@ def plot_sequential_cost(seq_len: int = 256):
     """Measure the loop at N/4, N/2, 3N/4 and N and draw dependent steps and time against N."""
     require_positive_int(seq_len, "seq_len (the sequence length)", minimum=4)
     lengths = [seq_len * k // 4 for k in (1, 2, 3, 4)]
-    return plot_loop_time(lengths, [time_rnn_loop(n, repeats=1) for n in lengths])  # one run each: fast redraw
+    return plot_loop_time(lengths, time_rnn_loops(lengths, repeats=1))  # one run each: fast redraw
 
 
 @register
