@@ -14,7 +14,6 @@ import torch
 import torch.nn.functional as F
 from matplotlib.ticker import NullLocator
 from torch import nn
-from tqdm.auto import tqdm
 
 from .attention import scaled_dot_product_attention
 from .plots import COLORS, fix_margins, new_figure
@@ -191,6 +190,21 @@ class Results:
 LATEST: Results | None = None  # the last training run, for the explorer
 
 
+def progress_line(total: int):
+    """A function `show(step)` that updates one line, "Adam steps: 40/200, 8 s", in place.
+
+    In a notebook the line is a display updated by its id, so a saved notebook (as on
+    GitHub) keeps the last state; outside IPython nothing is shown.
+    """
+    from IPython import get_ipython
+    from IPython.display import display
+
+    start = time.perf_counter()
+    text = lambda step: {"text/plain": f"Adam steps: {step}/{total}, {time.perf_counter() - start:.0f} s"}
+    handle = display(text(0), raw=True, display_id=True) if get_ipython() else None
+    return lambda step: handle and handle.update(text(step), raw=True)
+
+
 def train_all(delays=DELAYS, budget: Budget = Budget(), seed: int = 0,
               progress: bool = True, kinds=KINDS) -> Results:
     """Train every kind at every delay on the same batches; return accuracies over training."""
@@ -209,8 +223,9 @@ def train_all(delays=DELAYS, budget: Budget = Budget(), seed: int = 0,
         results.accuracy.append(_accuracies(models, x_test, y_test))
 
     start = time.perf_counter()
+    show = progress_line(budget.steps) if progress else (lambda step: None)
     measure(0)
-    for step in tqdm(range(1, budget.steps + 1), desc="Adam steps", disable=not progress):
+    for step in range(1, budget.steps + 1):
         x, y = first_token_recall(budget.batch, max(delays), generator=data)  # (B, L), (B,)
         logits = torch.cat([predict(ens, x) for ens in models.values()])       # (models, B, V)
         loss = F.cross_entropy(logits.flatten(0, 1), y.repeat(len(logits)), reduction="sum")
@@ -219,6 +234,7 @@ def train_all(delays=DELAYS, budget: Budget = Budget(), seed: int = 0,
         opt.step()
         if step % budget.eval_every == 0:
             measure(step)
+            show(step)
     results.seconds = time.perf_counter() - start
     LATEST = results
     return results

@@ -23,13 +23,17 @@ def slider(description: str, min, max, step, value, **kw) -> W.ValueWidget:
                 continuous_update=False, style={"description_width": "initial"}, **kw)
 
 
+def _png(fig: Figure) -> str:
+    """The figure as a base64 PNG, as a notebook stores it."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
 def _display_bundle(result) -> dict:
     """A notebook display_data output for a Figure (PNG) or any other value (text)."""
     if isinstance(result, Figure):
-        buf = io.BytesIO()
-        result.savefig(buf, format="png")
-        data = {"image/png": base64.b64encode(buf.getvalue()).decode("ascii"),
-                "text/plain": repr(result)}
+        data = {"image/png": _png(result), "text/plain": repr(result)}
     else:
         data = {"text/plain": str(result)}
     return {"output_type": "display_data", "data": data, "metadata": {}}
@@ -64,6 +68,17 @@ class Explorer(W.VBox):
         self.output.outputs = (_display_bundle(shown),)
         self.redraws += 1
         self.last_redraw_s = time.perf_counter() - start
+
+    def _repr_mimebundle_(self, **kwargs) -> dict | None:
+        """The live widget, plus a PNG of its figure for renderers that draw no widgets.
+
+        GitHub, nbviewer and VS Code's preview show the PNG; JupyterLab, Notebook and Colab
+        prefer the widget view when a kernel runs it.
+        """
+        data = super()._repr_mimebundle_(**kwargs)
+        if data is not None and isinstance(self.result, Figure):
+            data["image/png"] = _png(self.result)
+        return data
 
     def __repr__(self) -> str:  # the text/plain that nbval compares: stable, short
         return f"Explorer({self.name}: {', '.join(c.description for c in self.controls.values())})"

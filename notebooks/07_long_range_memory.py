@@ -118,8 +118,8 @@ print("parameters per model:", sizes)
 # %% [markdown]
 # ## Training
 #
-# The progress bar counts Adam steps (in a saved copy of the notebook, as on GitHub, it shows only its
-# first frame, "0%"); every 20 steps all fifteen models are scored. The cell then prints what it trained
+# The progress line counts Adam steps (a saved copy of the notebook, as on GitHub, keeps its last state);
+# every 20 steps all fifteen models are scored. The cell then prints what it trained
 # and how long that took, which depends on the machine and on what else runs on it. Rerun on the same
 # machine, the accuracies repeat exactly; on another machine floating-point rounding can send training down
 # a slightly different path, so this cell checks its claims with wide margins.

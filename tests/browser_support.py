@@ -110,7 +110,8 @@ def jupyter_lab(copy_of: Path = NOTEBOOKS, timeout: float = 90):
 
     Running the notebooks in the browser therefore never touches the committed files.
     The server's settings, workspaces and runtime files live in the same temporary
-    directory, so nothing on this machine (news pop-ups, saved layouts) gets in the way.
+    directory, so nothing on this machine (saved layouts) gets in the way. No news pop-up:
+    `make setup` installs the course's JupyterLab overrides into .venv, as for `make lab`.
     """
     with tempfile.TemporaryDirectory(prefix="why-transformers-lab-") as tmp:
         tmp = Path(tmp)
@@ -118,11 +119,6 @@ def jupyter_lab(copy_of: Path = NOTEBOOKS, timeout: float = 90):
         shutil.copytree(copy_of, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
         for sub in ("config", "data", "runtime", "settings", "workspaces"):
             (tmp / sub).mkdir()
-        (tmp / "settings" / "@jupyterlab").mkdir()
-        # No "would you like news?" toast, no update check.
-        (tmp / "settings" / "@jupyterlab" / "apputils-extension").mkdir()
-        (tmp / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
-         ).write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
         token, port = secrets.token_hex(16), free_port()
         env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp / "config"),
                "JUPYTER_DATA_DIR": str(tmp / "data"), "JUPYTER_RUNTIME_DIR": str(tmp / "runtime"),

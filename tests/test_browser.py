@@ -100,6 +100,8 @@ def test_widgets_redraw_in_browser(notebook, lab, browser, redraw_log):
         ran = B.run_all(page)
         errors = B.error_outputs(page)
         assert ran and not errors, f"{notebook}: running all cells showed errors:\n" + "\n".join(errors)
+        assert "Jupyter news" not in page.inner_text("body"), \
+            "JupyterLab asks about news: .venv lacks tools/jupyterlab_overrides.json (run `make setup`)"
         selectors = B.explorers(page, len(found))
         for (name, factory), selector in zip(found, selectors):
             shot = B.SCREENSHOTS / f"{Path(notebook).stem}__{name}"

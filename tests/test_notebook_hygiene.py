@@ -76,3 +76,33 @@ def test_ignored_outputs_assert_their_claim(nb):
         source = "".join(cell["source"])
         if "NBVAL_IGNORE_OUTPUT" in source:
             assert "assert" in source, f"{nb.name}: an NBVAL_IGNORE_OUTPUT cell asserts nothing:\n{source[:300]}"
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_widget_has_a_static_image_and_valid_state(nb):
+    """GitHub, nbviewer and VS Code draw no widgets: each widget output carries a PNG of its
+    figure, and the notebook's widget metadata has the `state` key GitHub's renderer needs."""
+    book = json.loads(nb.read_text())
+    views = [(cell["id"], out["data"]) for cell in code_cells(nb) for out in cell["outputs"]
+             if WIDGET_VIEW in out.get("data", {})]
+    for cell_id, data in views:
+        assert "image/png" in data, f"{nb.name} {cell_id}: a widget output with no static image"
+    if views:
+        state = book["metadata"]["widgets"][WIDGET_STATE]["state"]
+        for cell_id, data in views:
+            assert data[WIDGET_VIEW]["model_id"] in state, f"{nb.name} {cell_id}: widget not in saved state"
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.stem)
+def test_progress_is_saved_finished(nb):
+    """A saved notebook shows training progress at its end ("Adam steps: 200/200"), never at 0%."""
+    for cell in code_cells(nb):
+        for out in cell["outputs"]:
+            text = "".join(out.get("text", "")) + "".join(out.get("data", {}).get("text/plain", ""))
+            assert "0%|" not in text, f"{nb.name} {cell['id']}: a progress bar saved at its first frame"
+            for done, total in re.findall(r"Adam steps: (\d+)/(\d+)", text):
+                assert done == total, f"{nb.name} {cell['id']}: progress saved at {done}/{total}"

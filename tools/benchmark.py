@@ -16,7 +16,8 @@ import time
 from pathlib import Path
 
 import nbformat
-from nbclient import NotebookClient
+
+from build_notebooks import execute
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGETS = {"notebook_s": 20.0, "course_s": 120.0, "redraw_ms": 150.0}
@@ -29,8 +30,7 @@ def run_notebook(path: Path) -> tuple[float, float]:
     nb = nbformat.read(path, as_version=4)
     nb.cells.append(nbformat.v4.new_code_cell(PEAK_RSS))
     start = time.perf_counter()
-    NotebookClient(nb, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    execute(nb, path.parent)
     seconds = time.perf_counter() - start
     kib = int(nb.cells[-1].outputs[0]["text"])  # Linux reports ru_maxrss in KiB
     return seconds, kib / 1024
