@@ -7,11 +7,14 @@ NB     ?=
 .PHONY: setup lab test notebooks benchmark slides clean
 setup: $(STAMP)
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt pyproject.toml tools/jupyterlab_overrides.json
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps --editable .
+	# JupyterLab's defaults for this course: no "get Jupyter news?" pop-up, no update check
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp tools/jupyterlab_overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $(STAMP)
 
 lab: setup            ## open the course in JupyterLab on notebook 00
@@ -26,6 +29,14 @@ notebooks: setup      ## rebuild notebooks/*.ipynb from their .py sources and ex
 benchmark: setup      ## time every notebook and every widget redraw; write the tables into README.md
 	$(PY) tools/benchmark.py --readme
 
+.PHONY: test-latest
+test-latest:          ## drift check as on Colab/Binder: newest releases pyproject.toml allows, every notebook + unit tests
+	test -x .venv-latest/bin/python || python3 -m venv .venv-latest
+	.venv-latest/bin/python -m pip install --quiet --upgrade pip
+	.venv-latest/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager torch==2.13.0 --editable . \
+		nbclient ipykernel nbformat nbconvert jupytext pytest pyyaml packaging
+	.venv-latest/bin/python tools/test_latest.py
+
 .PHONY: slides colab
 slides: setup         ## export every notebook to reveal.js slides in build/slides/ (present live: RISE in `make lab`)
 	$(PY) tools/slides.py
@@ -34,4 +45,4 @@ colab: setup          ## rewrite every notebook's Colab badge and setup cell fro
 	$(PY) tools/colab.py
 
 clean:
-	rm -rf $(VENV) build artifacts
+	rm -rf $(VENV) .venv-latest build artifacts
