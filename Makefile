@@ -20,7 +20,9 @@ $(STAMP): requirements.txt pyproject.toml tools/jupyterlab_overrides.json
 lab: setup            ## open the course in JupyterLab on notebook 00
 	$(VENV)/bin/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/00_start_here.ipynb
 
-test: setup           ## unit, widget, hygiene and browser tests, then strict nbval on every notebook
+test: setup           ## lint, then unit, widget, hygiene and browser tests, then strict nbval on every notebook
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest
 
 notebooks: setup      ## rebuild notebooks/*.ipynb from their .py sources and execute them (NB=01 for one)

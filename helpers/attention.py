@@ -1,4 +1,5 @@
 """Scaled dot-product attention and multi-head self-attention, from scratch."""
+
 import functools
 import math
 
@@ -12,9 +13,9 @@ from .plots import COLORS, new_figure
 from .widgets import Explorer, register
 
 
-def scaled_dot_product_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
-                                 mask: torch.Tensor | None = None
-                                 ) -> tuple[torch.Tensor, torch.Tensor]:
+def scaled_dot_product_attention(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None = None
+) -> tuple[torch.Tensor, torch.Tensor]:
     """softmax(q k^T / sqrt(d_k)) v, with mask True = may attend.
 
     q (..., L, d_k), k (..., S, d_k), v (..., S, d_v), mask broadcastable to (..., L, S).
@@ -24,18 +25,19 @@ def scaled_dot_product_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tens
     for name, t in (("q", q), ("k", k), ("v", v)):
         require_tensor(t, name)
     if q.shape[-1] != k.shape[-1]:
-        raise ValueError(f"q {tuple(q.shape)} and k {tuple(k.shape)} must share their last "
-                         f"dimension d_k")
+        raise ValueError(f"q {tuple(q.shape)} and k {tuple(k.shape)} must share their last dimension d_k")
     if k.shape[-2] != v.shape[-2]:
-        raise ValueError(f"k {tuple(k.shape)} and v {tuple(v.shape)} must have the same "
-                         f"number of positions S (dimension -2)")
+        raise ValueError(
+            f"k {tuple(k.shape)} and v {tuple(v.shape)} must have the same "
+            f"number of positions S (dimension -2)"
+        )
     scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (..., L, S)
     if mask is not None:
         if mask.dtype != torch.bool:
             raise ValueError(f"mask must be boolean (True = may attend), got {mask.dtype}")
         scores = scores.masked_fill(~mask, float("-inf"))
-    weights = scores.softmax(dim=-1)                            # (..., L, S)
-    return weights @ v, weights                                 # (..., L, d_v)
+    weights = scores.softmax(dim=-1)  # (..., L, S)
+    return weights @ v, weights  # (..., L, d_v)
 
 
 def causal_mask(L: int) -> torch.Tensor:
@@ -63,7 +65,7 @@ def split_heads(x: torch.Tensor, n_heads: int) -> torch.Tensor:
 def merge_heads(x: torch.Tensor) -> torch.Tensor:
     """(B, n_heads, L, hs) -> (B, L, n_heads * hs): the heads side by side again."""
     B, nh, L, hs = x.shape
-    return x.transpose(1, 2).reshape(B, L, nh * hs)                   # (B, L, d_model)
+    return x.transpose(1, 2).reshape(B, L, nh * hs)  # (B, L, d_model)
 
 
 class MultiHeadSelfAttention(nn.Module):
@@ -74,28 +76,31 @@ class MultiHeadSelfAttention(nn.Module):
         require_positive_int(d_model, "d_model")
         require_positive_int(n_heads, "n_heads")
         if d_model % n_heads:
-            raise ValueError(f"d_model={d_model} is not divisible by n_heads={n_heads}: "
-                             f"each head needs d_model / n_heads dimensions")
+            raise ValueError(
+                f"d_model={d_model} is not divisible by n_heads={n_heads}: "
+                f"each head needs d_model / n_heads dimensions"
+            )
         self.d_model, self.n_heads = d_model, n_heads
         self.in_proj = nn.Linear(d_model, 3 * d_model, bias=bias)  # rows [W_q; W_k; W_v]
         self.out_proj = nn.Linear(d_model, d_model, bias=bias)
 
-    def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None
-                ) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """x (B, L, d_model) -> out (B, L, d_model), per-head weights (B, n_heads, L, L)."""
         if x.dim() != 3 or x.shape[-1] != self.d_model:
             raise ValueError(f"x must have shape (B, L, {self.d_model}), got {tuple(x.shape)}")
-        q, k, v = self.in_proj(x).split(self.d_model, dim=-1)   # each (B, L, d_model)
+        q, k, v = self.in_proj(x).split(self.d_model, dim=-1)  # each (B, L, d_model)
         q, k, v = (split_heads(t, self.n_heads) for t in (q, k, v))  # each (B, nh, L, hs)
         out, weights = scaled_dot_product_attention(q, k, v, mask)  # (B, nh, L, hs)
-        return self.out_proj(merge_heads(out)), weights             # (B, L, d_model)
+        return self.out_proj(merge_heads(out)), weights  # (B, L, d_model)
 
     @classmethod
     def from_torch(cls, mha: nn.MultiheadAttention) -> "MultiHeadSelfAttention":
         """Copy the weights of a torch.nn.MultiheadAttention(batch_first=True)."""
         if not mha.batch_first:
-            raise ValueError("from_torch expects nn.MultiheadAttention(..., batch_first=True); "
-                             "with batch_first=False it reads x as (L, B, d_model)")
+            raise ValueError(
+                "from_torch expects nn.MultiheadAttention(..., batch_first=True); "
+                "with batch_first=False it reads x as (L, B, d_model)"
+            )
         if not mha._qkv_same_embed_dim:
             raise ValueError("from_torch needs kdim == vdim == embed_dim (one in_proj_weight)")
         has_bias = mha.in_proj_bias is not None
@@ -116,7 +121,7 @@ def identity_attention(d: int) -> nn.MultiheadAttention:
     """
     mha = nn.MultiheadAttention(d, 1, bias=False, batch_first=True)
     with torch.no_grad():
-        mha.in_proj_weight.copy_(torch.eye(d).repeat(3, 1))   # [W_q; W_k; W_v] = [I; I; I]
+        mha.in_proj_weight.copy_(torch.eye(d).repeat(3, 1))  # [W_q; W_k; W_v] = [I; I; I]
         mha.out_proj.weight.copy_(torch.eye(d))
     return mha
 
@@ -137,10 +142,10 @@ def random_scores(d_k: int, n_queries: int = 1, S: int = 16, seed: int = 0) -> t
     g = torch.Generator().manual_seed(seed)
     q = torch.randn(n_queries, d_k, generator=g)
     k = torch.randn(S, d_k, generator=g)
-    return q @ k.T                                              # (n_queries, S)
+    return q @ k.T  # (n_queries, S)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def mean_entropies(S: int = 16, n_queries: int = 256) -> dict[str, list[float]]:
     """Mean entropy of softmax(q.k) and softmax(q.k / sqrt(d_k)) for each d_k in DK_CHOICES."""
     rows = {"raw": [], "scaled": []}
@@ -153,17 +158,26 @@ def mean_entropies(S: int = 16, n_queries: int = 256) -> dict[str, list[float]]:
 
 def plot_scaling(d_k: int = 64, S: int = 16):
     """One query against S keys: the weights with and without 1/sqrt(d_k), and their entropy."""
-    s = random_scores(d_k, 1, S)[0]                             # (S,)
+    s = random_scores(d_k, 1, S)[0]  # (S,)
     raw, scaled = s.softmax(-1), (s / math.sqrt(d_k)).softmax(-1)
     fig, ax = new_figure(width=6.0, height=3.0)
     j = list(range(S))
-    ax.plot(j, raw.tolist(), "o-", color=COLORS[3],
-            label=f"softmax(q·k): entropy {entropy(raw):.2f} nats")
-    ax.plot(j, scaled.tolist(), "s-", color=COLORS[0],
-            label=f"softmax(q·k / √d_k): entropy {entropy(scaled):.2f} nats")
-    ax.set(ylim=(-0.02, 1.4), yticks=[0, 0.2, 0.4, 0.6, 0.8, 1.0], xlabel="key j", ylabel="attention weight",
-           title=f"One query, {S} keys, d_k = {d_k} (uniform: entropy ln {S} = {math.log(S):.2f})")
-    ax.legend(fontsize=8, loc="upper left")                     # above the weights, which are <= 1
+    ax.plot(j, raw.tolist(), "o-", color=COLORS[3], label=f"softmax(q·k): entropy {entropy(raw):.2f} nats")
+    ax.plot(
+        j,
+        scaled.tolist(),
+        "s-",
+        color=COLORS[0],
+        label=f"softmax(q·k / √d_k): entropy {entropy(scaled):.2f} nats",
+    )
+    ax.set(
+        ylim=(-0.02, 1.4),
+        yticks=[0, 0.2, 0.4, 0.6, 0.8, 1.0],
+        xlabel="key j",
+        ylabel="attention weight",
+        title=f"One query, {S} keys, d_k = {d_k} (uniform: entropy ln {S} = {math.log(S):.2f})",
+    )
+    ax.legend(fontsize=8, loc="upper left")  # above the weights, which are <= 1
     return fig
 
 
@@ -174,8 +188,13 @@ def plot_entropy_vs_dk(S: int = 16):
     ax.plot(DK_CHOICES, rows["raw"], "o-", color=COLORS[3], label="softmax(q·k)")
     ax.plot(DK_CHOICES, rows["scaled"], "s-", color=COLORS[0], label="softmax(q·k / √d_k)")
     ax.axhline(math.log(S), ls=":", color=COLORS[7], label=f"uniform: ln {S} = {math.log(S):.2f}")
-    ax.set(xscale="log", ylim=(0, math.log(S) * 1.1), xlabel="d_k (dimensions, log scale)",
-           ylabel="entropy (nats)", title=f"Mean entropy over 256 random queries, {S} keys")
+    ax.set(
+        xscale="log",
+        ylim=(0, math.log(S) * 1.1),
+        xlabel="d_k (dimensions, log scale)",
+        ylabel="entropy (nats)",
+        title=f"Mean entropy over 256 random queries, {S} keys",
+    )
     ax.legend(fontsize=8)
     return fig
 
@@ -183,36 +202,52 @@ def plot_entropy_vs_dk(S: int = 16):
 @register
 def explore_scaling() -> Explorer:
     """A d_k slider (powers of two) over plot_scaling."""
-    control = W.SelectionSlider(description="d_k", options=DK_CHOICES, value=64,
-                                continuous_update=False, style={"description_width": "initial"})
+    control = W.SelectionSlider(
+        description="d_k",
+        options=DK_CHOICES,
+        value=64,
+        continuous_update=False,
+        style={"description_width": "initial"},
+    )
     return Explorer(plot_scaling, {"d_k": control}, name="scaling")
 
 
 # ---- Exercises ------------------------------------------------------------------------
 
+
 def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
     """softmax(q k^T / sqrt(d_k)) v; q (..., L, d_k), k (..., S, d_k), v (..., S, d_v)."""
     scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (..., L, S)
-    return scores.softmax(dim=-1) @ v                           # (..., L, d_v)
+    return scores.softmax(dim=-1) @ v  # (..., L, d_v)
 
 
 def _qkv() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     return torch.randn(2, 5, 8), torch.randn(2, 7, 8), torch.randn(2, 7, 3)
 
 
-register_exercise("attention", reference=attention, make_inputs=_qkv,
-                  hint="scores are q @ k.transpose(-2, -1), divided by sqrt(d_k) = sqrt(q.shape[-1]); "
-                       "softmax over the keys (dim=-1), then multiply by v.")
-register_exercise("score_variance", reference=lambda: 64,
-                  hint="q.k is a sum of d_k products q_i k_i, each with mean 0 and variance 1.",
-                  worked="q.k = q_1 k_1 + ... + q_64 k_64: 64 independent terms.\n"
-                         "Each has mean 0 and variance E[q_i^2] E[k_i^2] = 1 * 1 = 1.\n"
-                         "Variances of independent terms add: Var(q.k) = d_k = 64.")
-register_exercise("uniform_entropy", reference=lambda: math.log(50),
-                  hint="uniform weights are 1/S each; -sum (1/S) ln(1/S) = ln S (natural log).",
-                  worked="Uniform over S = 50 keys: p_j = 1/50 for every j.\n"
-                         "H = -sum_j p_j ln p_j = -50 * (1/50) * ln(1/50) = ln 50.\n"
-                         "math.log(50) = 3.912 nats (math.log2(50) = 5.644 would be bits).")
+register_exercise(
+    "attention",
+    reference=attention,
+    make_inputs=_qkv,
+    hint="scores are q @ k.transpose(-2, -1), divided by sqrt(d_k) = sqrt(q.shape[-1]); "
+    "softmax over the keys (dim=-1), then multiply by v.",
+)
+register_exercise(
+    "score_variance",
+    reference=lambda: 64,
+    hint="q.k is a sum of d_k products q_i k_i, each with mean 0 and variance 1.",
+    worked="q.k = q_1 k_1 + ... + q_64 k_64: 64 independent terms.\n"
+    "Each has mean 0 and variance E[q_i^2] E[k_i^2] = 1 * 1 = 1.\n"
+    "Variances of independent terms add: Var(q.k) = d_k = 64.",
+)
+register_exercise(
+    "uniform_entropy",
+    reference=lambda: math.log(50),
+    hint="uniform weights are 1/S each; -sum (1/S) ln(1/S) = ln S (natural log).",
+    worked="Uniform over S = 50 keys: p_j = 1/50 for every j.\n"
+    "H = -sum_j p_j ln p_j = -50 * (1/50) * ln(1/50) = ln 50.\n"
+    "math.log(50) = 3.912 nats (math.log2(50) = 5.644 would be bits).",
+)
 
 
 def _split_inputs() -> tuple[torch.Tensor, int]:
@@ -220,10 +255,17 @@ def _split_inputs() -> tuple[torch.Tensor, int]:
     return torch.randn(2, 5, 24), int(torch.tensor([3, 4, 6, 8])[torch.randint(4, ())])
 
 
-register_exercise("split_heads", reference=split_heads, make_inputs=_split_inputs,
-                  hint="view as (B, L, n_heads, hs), then swap L and n_heads with transpose(1, 2).")
-register_exercise("mha_parameter_count", reference=lambda: 4 * 64 * 64 + 4 * 64,
-                  hint="in_proj is (3 d, d) plus 3 d biases; out_proj is (d, d) plus d biases.",
-                  worked="in_proj: 3 d x d weights + 3 d biases; out_proj: d x d weights + d biases.\n"
-                         "The 8 heads share these matrices (each reads d / 8 columns): no extra parameters.\n"
-                         "With d = 64: 4*64*64 + 4*64 = 16384 + 256 = 16640.")
+register_exercise(
+    "split_heads",
+    reference=split_heads,
+    make_inputs=_split_inputs,
+    hint="view as (B, L, n_heads, hs), then swap L and n_heads with transpose(1, 2).",
+)
+register_exercise(
+    "mha_parameter_count",
+    reference=lambda: 4 * 64 * 64 + 4 * 64,
+    hint="in_proj is (3 d, d) plus 3 d biases; out_proj is (d, d) plus d biases.",
+    worked="in_proj: 3 d x d weights + 3 d biases; out_proj: d x d weights + d biases.\n"
+    "The 8 heads share these matrices (each reads d / 8 columns): no extra parameters.\n"
+    "With d = 64: 4*64*64 + 4*64 = 16384 + 256 = 16640.",
+)

@@ -1,10 +1,11 @@
 """Backpropagation through time: the product of Jacobians dh_k/dh_{k-1}."""
+
 import math
 
 import torch
 from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 
-from .checks import require_positive_int, require_square, require_tensor
+from .checks import require_positive_int, require_square
 from .exercises import register_exercise
 from .plots import COLORS, finite_or_marked, fix_margins, new_figure
 from .spectra import largest_singular_value, matrix_with_spectral_radius
@@ -15,9 +16,15 @@ NONLINEARITIES = ("tanh", "linear")
 LOG_FLOAT64_MAX = math.log(torch.finfo(torch.float64).max)  # 709.78: e^this is the largest float64
 
 
-def hidden_states(W_hh: torch.Tensor, T: int, *, nonlinearity: str = "tanh",
-                  x: torch.Tensor | None = None, W_xh: torch.Tensor | None = None,
-                  h0: torch.Tensor | None = None) -> torch.Tensor:
+def hidden_states(
+    W_hh: torch.Tensor,
+    T: int,
+    *,
+    nonlinearity: str = "tanh",
+    x: torch.Tensor | None = None,
+    W_xh: torch.Tensor | None = None,
+    h0: torch.Tensor | None = None,
+) -> torch.Tensor:
     """h_1..h_T of the unbatched recurrence h_k = phi(W_hh h_{k-1} + W_xh x_k), float64, (T, d)."""
     d = W_hh.shape[0]
     W = W_hh.double()
@@ -25,33 +32,48 @@ def hidden_states(W_hh: torch.Tensor, T: int, *, nonlinearity: str = "tanh",
     h = torch.zeros(d, dtype=torch.float64) if h0 is None else h0.double()
     hs = []
     for k in range(T):
-        a = W @ h + drive[k]                                   # (d,)
+        a = W @ h + drive[k]  # (d,)
         h = torch.tanh(a) if nonlinearity == "tanh" else a
         hs.append(h)
-    return torch.stack(hs)                                     # (T, d)
+    return torch.stack(hs)  # (T, d)
 
 
 def step_jacobian(h_k: torch.Tensor, W_hh: torch.Tensor) -> torch.Tensor:
-    """J_k = dh_k/dh_{k-1} = diag(1 - h_k^2) W_hh for h_k = tanh(W_hh h_{k-1} + ...); (d,), (d, d) -> (d, d)."""
+    """J_k = dh_k/dh_{k-1} = diag(1 - h_k^2) W_hh, for h_k = tanh(W_hh h_{k-1} + ...).
+
+    h_k (d,), W_hh (d, d) -> J_k (d, d).
+    """
     require_square(W_hh, "W_hh")
-    return (1 - h_k**2)[:, None] * W_hh                        # row i scaled by tanh'(a_i)
+    return (1 - h_k**2)[:, None] * W_hh  # row i scaled by tanh'(a_i)
 
 
-def jacobian_product(W_hh: torch.Tensor, T: int, *, x: torch.Tensor | None = None,
-                     W_xh: torch.Tensor | None = None, h0: torch.Tensor | None = None) -> torch.Tensor:
+def jacobian_product(
+    W_hh: torch.Tensor,
+    T: int,
+    *,
+    x: torch.Tensor | None = None,
+    W_xh: torch.Tensor | None = None,
+    h0: torch.Tensor | None = None,
+) -> torch.Tensor:
     """dh_T/dh_0 = J_T J_{T-1} ... J_1 of a tanh RNN, multiplied out plainly in float64, (d, d)."""
     require_square(W_hh, "W_hh")
     require_positive_int(T, "T (the sequence length)")
-    H = hidden_states(W_hh, T, x=x, W_xh=W_xh, h0=h0)           # (T, d)
+    H = hidden_states(W_hh, T, x=x, W_xh=W_xh, h0=h0)  # (T, d)
     P = torch.eye(W_hh.shape[0], dtype=torch.float64)
     for k in range(T):
-        P = step_jacobian(H[k], W_hh.double()) @ P               # J_k (J_{k-1} ... J_1)
+        P = step_jacobian(H[k], W_hh.double()) @ P  # J_k (J_{k-1} ... J_1)
     return P
 
 
-def jacobian_norms(W_hh: torch.Tensor, T: int, *, nonlinearity: str = "tanh",
-                   x: torch.Tensor | None = None, W_xh: torch.Tensor | None = None,
-                   h0: torch.Tensor | None = None) -> torch.Tensor:
+def jacobian_norms(
+    W_hh: torch.Tensor,
+    T: int,
+    *,
+    nonlinearity: str = "tanh",
+    x: torch.Tensor | None = None,
+    W_xh: torch.Tensor | None = None,
+    h0: torch.Tensor | None = None,
+) -> torch.Tensor:
     """||dh_k/dh_0||_2 for k = 1..T, as a float64 tensor (T,).
 
     dh_k/dh_0 = J_k ... J_1 with J_k = diag(phi'(a_k)) W_hh. The product is kept
@@ -73,19 +95,19 @@ def _product_norms(W_hh, T, nonlinearity, x, W_xh, h0, every: int) -> torch.Tens
     W = W_hh.double()
     H = hidden_states(W_hh, T, nonlinearity=nonlinearity, x=x, W_xh=W_xh, h0=h0)
     slopes = 1 - H**2 if nonlinearity == "tanh" else torch.ones_like(H)  # phi'(a_k), (T, d)
-    P = torch.eye(W.shape[0], dtype=torch.float64)              # the product, Frobenius-normalised
+    P = torch.eye(W.shape[0], dtype=torch.float64)  # the product, Frobenius-normalised
     log_scale, kept, logs = 0.0, [], []
     for k in range(T):
-        P = slopes[k, :, None] * (W @ P)                         # J_k P, (d, d)
-        f = torch.linalg.matrix_norm(P).item()                   # Frobenius: cheap
-        if f == 0.0:                                             # exactly zero from here on
+        P = slopes[k, :, None] * (W @ P)  # J_k P, (d, d)
+        f = torch.linalg.matrix_norm(P).item()  # Frobenius: cheap
+        if f == 0.0:  # exactly zero from here on
             break
         log_scale += math.log(f)
         P = P / f
         if (k + 1) % every == 0 or k + 1 == T:
             kept.append(P)
             logs.append(log_scale)
-    n = -(-T // every)                                          # how many k were asked for
+    n = -(-T // every)  # how many k were asked for
     if not kept:
         return torch.zeros(n, dtype=torch.float64)
     spectral = torch.linalg.matrix_norm(torch.stack(kept), ord=2)  # (n,), one batched SVD
@@ -105,18 +127,22 @@ def naive_product_norm(W_hh: torch.Tensor, T: int, dtype: torch.dtype = torch.fl
 
 # --- the figures ------------------------------------------------------------------------
 
+
 def tidy_log_axis(ax, numticks: int = 8) -> None:
     """A log y axis with a few labelled decades and no minor ticks: readable, and fast to draw."""
     ax.set_yscale("log")
     ax.yaxis.set_major_locator(LogLocator(base=10, numticks=numticks))
     ax.yaxis.set_minor_locator(NullLocator())
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.0e}".replace("e+0", "e").replace("e-0", "e-")
-                                               .replace("e+", "e")))  # plain text: no mathtext to parse
+    ax.yaxis.set_major_formatter(
+        FuncFormatter(lambda v, _: f"{v:.0e}".replace("e+0", "e").replace("e-0", "e-").replace("e+", "e"))
+    )  # plain text: no mathtext to parse
 
 
 CASES = [  # (nonlinearity, kind, line style)
-    ("linear", "orthogonal", "-"), ("linear", "gaussian", "--"),
-    ("tanh", "orthogonal", "-"), ("tanh", "gaussian", "--"),
+    ("linear", "orthogonal", "-"),
+    ("linear", "gaussian", "--"),
+    ("tanh", "orthogonal", "-"),
+    ("tanh", "gaussian", "--"),
 ]
 
 
@@ -126,8 +152,16 @@ def unit_inputs(T: int, d: int, seed: int = 1) -> tuple[torch.Tensor, torch.Tens
     return x, torch.eye(d, dtype=torch.float64)
 
 
-def gradient_norms(rho: float, T: int, *, d: int = 64, kind: str = "orthogonal",
-                   nonlinearity: str = "linear", seed: int = 0, every: int = 1) -> torch.Tensor:
+def gradient_norms(
+    rho: float,
+    T: int,
+    *,
+    d: int = 64,
+    kind: str = "orthogonal",
+    nonlinearity: str = "linear",
+    seed: int = 0,
+    every: int = 1,
+) -> torch.Tensor:
     """||dh_k/dh_0|| (k = every, 2 every, ...) for W_hh with spectral radius rho; tanh gets unit inputs."""
     W = matrix_with_spectral_radius(d, rho, kind=kind, generator=torch.Generator().manual_seed(seed))
     x, W_xh = unit_inputs(T, d) if nonlinearity == "tanh" else (None, None)
@@ -140,7 +174,7 @@ def gradient_norms(rho: float, T: int, *, d: int = 64, kind: str = "orthogonal",
 def plot_gradient_norm_grid(T: int = 200, rhos: tuple = (0.9, 1.0, 1.1), d: int = 64):
     """Two panels (linear, tanh): ||dh_T/dh_0|| against T for each rho, orthogonal and Gaussian W_hh."""
     fig, axes = new_figure(1, 2, width=10, height=3.8)
-    every = 2                                                  # T/2 points per curve: smooth enough
+    every = 2  # T/2 points per curve: smooth enough
     steps = [min(k, T) for k in range(every, T + every, every)]
     for ax, nonlinearity in zip(axes, NONLINEARITIES[::-1]):
         for color, rho in zip(COLORS, rhos):
@@ -161,17 +195,24 @@ def plot_gradient_norms(eigenvalue: float = 1.0, seq_len: int = 100, d: int = 32
     if not 0 < eigenvalue <= 3:
         raise ValueError(f"eigenvalue (the spectral radius) must be in (0, 3], got {eigenvalue!r}")
     require_positive_int(seq_len, "seq_len (the sequence length)")
-    every = max(1, seq_len // 50)                              # ~50 points: a fast redraw
+    every = max(1, seq_len // 50)  # ~50 points: a fast redraw
     steps = [min(k, seq_len) for k in range(every, seq_len + every, every)]
     fig, ax = new_figure(width=6.4, height=3.6)
     for i, (nonlinearity, kind, style) in enumerate(CASES):
         norms = gradient_norms(eigenvalue, seq_len, d=d, kind=kind, nonlinearity=nonlinearity, every=every)
-        finite_or_marked(ax, steps, norms, label=f"{nonlinearity}, {kind}", color=COLORS[i // 2 * 2], ls=style)
+        finite_or_marked(
+            ax, steps, norms, label=f"{nonlinearity}, {kind}", color=COLORS[i // 2 * 2], ls=style
+        )
     ks = torch.arange(1, seq_len + 1, dtype=torch.float64)
-    ax.plot(ks, eigenvalue ** ks, color=COLORS[7], lw=6, alpha=0.3, zorder=1, label=r"$\rho^T$")  # a band behind
+    ax.plot(
+        ks, eigenvalue**ks, color=COLORS[7], lw=6, alpha=0.3, zorder=1, label=r"$\rho^T$"
+    )  # a band behind
     tidy_log_axis(ax)
-    ax.set(xlabel="sequence length T (steps back)",
-           ylabel=r"$\|\partial h_T / \partial h_0\|_2$", title=f"spectral radius ρ = {eigenvalue:.2f}, d = {d}")
+    ax.set(
+        xlabel="sequence length T (steps back)",
+        ylabel=r"$\|\partial h_T / \partial h_0\|_2$",
+        title=f"spectral radius ρ = {eigenvalue:.2f}, d = {d}",
+    )
     ax.legend(fontsize=8)
     return fix_margins(fig)
 
@@ -179,9 +220,14 @@ def plot_gradient_norms(eigenvalue: float = 1.0, seq_len: int = 100, d: int = 32
 @register
 def explore_gradient_norms() -> Explorer:
     """Eigenvalue and sequence-length sliders over plot_gradient_norms."""
-    return Explorer(plot_gradient_norms, {
-        "eigenvalue": slider("eigenvalue", 0.5, 1.5, 0.05, 1.0),
-        "seq_len": slider("sequence length", 10, 300, 10, 100)}, name="gradient_norms")
+    return Explorer(
+        plot_gradient_norms,
+        {
+            "eigenvalue": slider("eigenvalue", 0.5, 1.5, 0.05, 1.0),
+            "seq_len": slider("sequence length", 10, 300, 10, 100),
+        },
+        name="gradient_norms",
+    )
 
 
 def power_norms(W: torch.Tensor, K: int) -> torch.Tensor:
@@ -202,13 +248,23 @@ def plot_non_normal(coupling: float = 5.0, eigenvalue: float = 0.9, K: int = 60)
     W = torch.tensor([[eigenvalue, coupling], [0.0, eigenvalue]], dtype=torch.float64)
     ks = list(range(K + 1))
     fig, ax = new_figure(width=6.4, height=3.4)
-    ax.plot(ks, power_norms(W, K), color=COLORS[3], label=f"W = [[{eigenvalue:g}, {coupling:g}], [0, {eigenvalue:g}]]")
-    ax.plot(ks, [eigenvalue**k for k in ks], color=COLORS[0], ls="--", label=r"$\lambda I$ (normal): $\lambda^k$")
+    ax.plot(
+        ks,
+        power_norms(W, K),
+        color=COLORS[3],
+        label=f"W = [[{eigenvalue:g}, {coupling:g}], [0, {eigenvalue:g}]]",
+    )
+    ax.plot(
+        ks, [eigenvalue**k for k in ks], color=COLORS[0], ls="--", label=r"$\lambda I$ (normal): $\lambda^k$"
+    )
     ax.axhline(1.0, color=COLORS[7], lw=0.6)
     tidy_log_axis(ax)
-    ax.set(xlabel="power k (steps back)", ylabel=r"$\|W^k\|_2$",
-           title=f"ρ = {eigenvalue:g} for both; σ_max = {largest_singular_value(W):.2f} for W, "
-                 f"{eigenvalue:g} for λI")
+    ax.set(
+        xlabel="power k (steps back)",
+        ylabel=r"$\|W^k\|_2$",
+        title=f"ρ = {eigenvalue:g} for both; σ_max = {largest_singular_value(W):.2f} for W, "
+        f"{eigenvalue:g} for λI",
+    )
     ax.legend(fontsize=8)
     return fig
 
@@ -216,9 +272,14 @@ def plot_non_normal(coupling: float = 5.0, eigenvalue: float = 0.9, K: int = 60)
 @register
 def explore_non_normal() -> Explorer:
     """Coupling and eigenvalue sliders over plot_non_normal: transient growth despite rho < 1."""
-    return Explorer(plot_non_normal, {
-        "coupling": slider("off-diagonal coupling", 0.0, 10.0, 0.5, 5.0),
-        "eigenvalue": slider("eigenvalue", 0.5, 1.2, 0.05, 0.9)}, name="non_normal")
+    return Explorer(
+        plot_non_normal,
+        {
+            "coupling": slider("off-diagonal coupling", 0.0, 10.0, 0.5, 5.0),
+            "eigenvalue": slider("eigenvalue", 0.5, 1.2, 0.05, 0.9),
+        },
+        name="non_normal",
+    )
 
 
 def input_gradient_norms(W_hh: torch.Tensor, T: int, *, seed: int = 1) -> torch.Tensor:
@@ -227,10 +288,11 @@ def input_gradient_norms(W_hh: torch.Tensor, T: int, *, seed: int = 1) -> torch.
     x, W_xh = unit_inputs(T, d, seed)
     x.requires_grad_(True)
     hidden_states(W_hh, T, x=x, W_xh=W_xh)[-1].sum().backward()
-    return x.grad.norm(dim=1)                                   # (T,)
+    return x.grad.norm(dim=1)  # (T,)
 
 
 # --- exercises --------------------------------------------------------------------------
+
 
 def linear_rnn_jacobian(W_hh: torch.Tensor, T: int) -> torch.Tensor:
     """dh_T/dh_0 of the linear RNN h_k = W_hh h_{k-1} + W_xh x_k: every J_k is W_hh."""
@@ -243,7 +305,7 @@ def _tanh_jacobian_inputs():
 
 def _linear_jacobian_inputs():
     """A non-symmetric W_hh and T >= 2: W_hh ** T (elementwise) and W_hh.T powers both fail."""
-    T = int(torch.randint(2, 8, ()))                           # drawn first: T = 4, 2, 3, 7 under seed 0
+    T = int(torch.randint(2, 8, ()))  # drawn first: T = 4, 2, 3, 7 under seed 0
     return torch.randn(4, 4) / 2, T
 
 
@@ -252,9 +314,21 @@ def vanishing_bound() -> float:
     return 0.9**50
 
 
-register_exercise("linear_rnn_jacobian", reference=linear_rnn_jacobian, make_inputs=_linear_jacobian_inputs,
-                  hint="in a linear RNN every step Jacobian is the same matrix W_hh.", trials=4)
-register_exercise("tanh_step_jacobian", reference=step_jacobian, make_inputs=_tanh_jacobian_inputs,
-                  hint="tanh'(a) = 1 - tanh(a)^2 = 1 - h^2 scales row i of W_hh (not column i).")
-register_exercise("vanishing_bound", reference=vanishing_bound,
-                  hint="each of the 50 Jacobians has norm at most sigma_max * max|tanh'|.")
+register_exercise(
+    "linear_rnn_jacobian",
+    reference=linear_rnn_jacobian,
+    make_inputs=_linear_jacobian_inputs,
+    hint="in a linear RNN every step Jacobian is the same matrix W_hh.",
+    trials=4,
+)
+register_exercise(
+    "tanh_step_jacobian",
+    reference=step_jacobian,
+    make_inputs=_tanh_jacobian_inputs,
+    hint="tanh'(a) = 1 - tanh(a)^2 = 1 - h^2 scales row i of W_hh (not column i).",
+)
+register_exercise(
+    "vanishing_bound",
+    reference=vanishing_bound,
+    hint="each of the 50 Jacobians has norm at most sigma_max * max|tanh'|.",
+)

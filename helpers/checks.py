@@ -1,4 +1,5 @@
 """Checks: bad input fails early, in words a learner understands; agreement prints alike everywhere."""
+
 import torch
 
 
@@ -22,8 +23,9 @@ def require_positive_int(value, name: str, minimum: int = 1) -> None:
 def require_last_dim(x: torch.Tensor, size: int, name: str, against: str) -> None:
     """x.shape[-1] must equal `size` (the matching dimension of `against`)."""
     if x.shape[-1] != size:
-        raise ValueError(f"{name} has shape {tuple(x.shape)}, but its last dimension "
-                         f"must be {size} to match {against}")
+        raise ValueError(
+            f"{name} has shape {tuple(x.shape)}, but its last dimension must be {size} to match {against}"
+        )
 
 
 def within_rounding(difference, bound: float = 1e-6) -> str:

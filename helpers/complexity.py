@@ -5,6 +5,7 @@ no gradients): the count depends only on shapes, so it is exact and deterministi
 are the depth of the autograd graph: the longest chain of operations, each waiting for
 the one before. Nothing here measures wall time (notebook 08 times with helpers.timing).
 """
+
 import torch
 from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 from torch import nn
@@ -29,6 +30,7 @@ def count_flops(fn, *args) -> int:
 
 # --- one layer of each kind of Vaswani et al.'s Table 1, input x (1, N, d) ---------------
 
+
 def _rnn_layer(N: int, d: int, device=DEVICE):
     W = torch.zeros(d, d, device=device)
     return lambda x: rnn_forward(x, W, W, torch.zeros(d, device=device))[0]
@@ -40,9 +42,10 @@ def _lstm_layer(N: int, d: int, device=DEVICE):
 
     def layer(x):
         h = c = torch.zeros(x.shape[0], d, device=device)
-        for t in range(x.shape[1]):                 # sequential: step t needs step t-1
+        for t in range(x.shape[1]):  # sequential: step t needs step t-1
             h, c, _ = lstm_step(x[:, t], h, c, W_ih, W_hh, b)
         return h
+
     return layer
 
 
@@ -66,12 +69,17 @@ def _restricted_attention_layer(N: int, d: int, r: int = 16, device=DEVICE):
     def layer(x):
         q, k, v = proj(x.view(N // r, r, d)).chunk(3, dim=-1)  # each (N/r, r, d)
         return out(scaled_dot_product_attention(q, k, v)[0]).view(1, N, d)
+
     return layer
 
 
-LAYERS = {"recurrent": _rnn_layer, "recurrent (LSTM)": _lstm_layer, "self-attention": _attention_layer,
-          "convolutional (k=3)": _conv_layer, "restricted self-attention (r=16)":
-          _restricted_attention_layer}
+LAYERS = {
+    "recurrent": _rnn_layer,
+    "recurrent (LSTM)": _lstm_layer,
+    "self-attention": _attention_layer,
+    "convolutional (k=3)": _conv_layer,
+    "restricted self-attention (r=16)": _restricted_attention_layer,
+}
 
 
 def layer_flops(kind: str, N: int, d: int) -> int:
@@ -86,10 +94,11 @@ def layer_flops(kind: str, N: int, d: int) -> int:
 
 # --- dependent steps: the longest chain in the autograd graph ----------------------------
 
+
 def graph_depth(output: torch.Tensor) -> int:
     """The longest chain of autograd operations from `output` back to the inputs."""
     depth, order, seen, stack = {}, [], set(), [(output.grad_fn, False)]
-    while stack:                                   # iterative post-order (no recursion limit)
+    while stack:  # iterative post-order (no recursion limit)
         node, done = stack.pop()
         if node is None or (node in seen and not done):
             continue
@@ -99,7 +108,7 @@ def graph_depth(output: torch.Tensor) -> int:
         seen.add(node)
         stack.append((node, True))
         stack.extend((child, False) for child, _ in node.next_functions)
-    for node in order:                             # children come before parents
+    for node in order:  # children come before parents
         depth[node] = 1 + max((depth.get(c, 0) for c, _ in node.next_functions if c), default=0)
     return depth[output.grad_fn]
 
@@ -113,6 +122,7 @@ def dependent_steps(kind: str, N: int, d: int = 8) -> int:
 
 
 # --- generating one token at position t: the rows the article leaves out ------------------
+
 
 def generation_step(kind: str, t: int, d: int) -> tuple[int, int]:
     """(FLOPs, numbers of state kept) to produce the token at position t, one layer.
@@ -133,14 +143,16 @@ def generation_step(kind: str, t: int, d: int) -> tuple[int, int]:
         proj, out = nn.Linear(d, 3 * d, device=DEVICE), nn.Linear(d, d, device=DEVICE)
 
         def step():
-            q, k, v = proj(x).chunk(3, dim=-1)                          # (1, 1, d) each
+            q, k, v = proj(x).chunk(3, dim=-1)  # (1, 1, d) each
             keys, values = torch.cat([cache_k, k], 1), torch.cat([cache_v, v], 1)  # (1, t+1, d)
             return out(scaled_dot_product_attention(q, keys, values)[0])
+
         return count_flops(step), cache_k.numel() + cache_v.numel()
     raise ValueError(f"kind must be 'recurrent' or 'self-attention', got {kind!r}")
 
 
 # --- one wall-clock measurement -----------------------------------------------------------
+
 
 def markdown_table(header: list[str], rows: list[list]) -> Table:
     """A table that Jupyter renders as Markdown and nbval compares as aligned text."""
@@ -148,9 +160,13 @@ def markdown_table(header: list[str], rows: list[list]) -> Table:
 
 
 # one colour and marker per kind of layer, the same in both figures
-_STYLE = {"recurrent": (COLORS[0], "o"), "recurrent (LSTM)": (COLORS[1], "s"),
-          "self-attention": (COLORS[2], "D"), "convolutional (k=3)": (COLORS[3], "^"),
-          "restricted self-attention (r=16)": (COLORS[4], "v")}
+_STYLE = {
+    "recurrent": (COLORS[0], "o"),
+    "recurrent (LSTM)": (COLORS[1], "s"),
+    "self-attention": (COLORS[2], "D"),
+    "convolutional (k=3)": (COLORS[3], "^"),
+    "restricted self-attention (r=16)": (COLORS[4], "v"),
+}
 
 
 def _log_axes(ax, xs: list[int], xlabel: str) -> None:

@@ -1,4 +1,5 @@
 """The course map and the claims ledger, rendered from one list each."""
+
 from pathlib import Path
 
 from IPython.display import Markdown
@@ -18,31 +19,63 @@ NOTEBOOKS = [  # (file stem, title, claims tested)
 ]
 
 CLAIMS = [  # (id, what the article says, the honest verdict in one line, notebooks)
-    ("C1", "h_t needs h_{t-1}, so an RNN cannot be parallelised across time",
-     "true for a nonlinear recurrence; the input projection is one matmul, and linear "
-     "recurrences parallelise with a scan", ["01", "08"]),
-    ("C2", "BPTT gradients vanish if the largest eigenvalue of W_hh < 1, explode if > 1",
-     "the mechanism is right, the condition imprecise: it is on the largest singular value and "
-     "tanh' (Pascanu et al. 2013); the eigenvalue sets only the asymptotic rate, and tanh "
-     "saturation makes even an eigenvalue of 1.1 vanish", ["02"]),
-    ("C3", "LSTM gates let gradients flow, yet it forgets beyond a few hundred tokens",
-     "mostly right: the cell path helps only while the forget gate stays near 1, and in a small "
-     "training budget the LSTM fails to optimise, not to remember; gradient flow and fixed-size "
-     "memory are two different failures", ["03", "07"]),
-    ("C4", "self-attention lets every token interact with every other, all at once",
-     "true in training and encoding; generation is still one token per step", ["04"]),
-    ("C5", "O(1) path length eliminates vanishing gradients; millions of tokens easily",
-     "wrong as stated: a path of length 1 does help recall (with positions), but diffuse "
-     "attention dilutes the gradient ~1/N, and cost is O(N^2)", ["04", "07", "08"]),
-    ("C6", "positional encodings are needed because attention has no order",
-     "true: without them self-attention is permutation-equivariant (exactly, up to float "
-     "rounding), and cannot learn a task where only order matters", ["05", "07"]),
-    ("C7", "the timing snippet shows attention beating the RNN loop",
-     "not on a CPU at batch 32: the snippet times once, cold, and attention does N/d + 2 times "
-     "the work; the win needs parallel hardware",
-     ["06"]),
-    ("C8", "the complexity table", "right but incomplete: rows 1-3 match Vaswani et al. 2017 "
-     "Table 1; rows on generation cost and state memory are missing", ["06", "08"]),
+    (
+        "C1",
+        "h_t needs h_{t-1}, so an RNN cannot be parallelised across time",
+        "true for a nonlinear recurrence; the input projection is one matmul, and linear "
+        "recurrences parallelise with a scan",
+        ["01", "08"],
+    ),
+    (
+        "C2",
+        "BPTT gradients vanish if the largest eigenvalue of W_hh < 1, explode if > 1",
+        "the mechanism is right, the condition imprecise: it is on the largest singular value and "
+        "tanh' (Pascanu et al. 2013); the eigenvalue sets only the asymptotic rate, and tanh "
+        "saturation makes even an eigenvalue of 1.1 vanish",
+        ["02"],
+    ),
+    (
+        "C3",
+        "LSTM gates let gradients flow, yet it forgets beyond a few hundred tokens",
+        "mostly right: the cell path helps only while the forget gate stays near 1, and in a small "
+        "training budget the LSTM fails to optimise, not to remember; gradient flow and fixed-size "
+        "memory are two different failures",
+        ["03", "07"],
+    ),
+    (
+        "C4",
+        "self-attention lets every token interact with every other, all at once",
+        "true in training and encoding; generation is still one token per step",
+        ["04"],
+    ),
+    (
+        "C5",
+        "O(1) path length eliminates vanishing gradients; millions of tokens easily",
+        "wrong as stated: a path of length 1 does help recall (with positions), but diffuse "
+        "attention dilutes the gradient ~1/N, and cost is O(N^2)",
+        ["04", "07", "08"],
+    ),
+    (
+        "C6",
+        "positional encodings are needed because attention has no order",
+        "true: without them self-attention is permutation-equivariant (exactly, up to float "
+        "rounding), and cannot learn a task where only order matters",
+        ["05", "07"],
+    ),
+    (
+        "C7",
+        "the timing snippet shows attention beating the RNN loop",
+        "not on a CPU at batch 32: the snippet times once, cold, and attention does N/d + 2 times "
+        "the work; the win needs parallel hardware",
+        ["06"],
+    ),
+    (
+        "C8",
+        "the complexity table",
+        "right but incomplete: rows 1-3 match Vaswani et al. 2017 "
+        "Table 1; rows on generation cost and state memory are missing",
+        ["06", "08"],
+    ),
 ]
 
 
@@ -67,8 +100,10 @@ def link(prefix: str) -> str:
 def claims_ledger() -> MarkdownTable:
     """The claims ledger as a Markdown table, each row linking to its notebooks."""
     rows = ["| | the article says | honest verdict | where |", "|---|---|---|---|"]
-    rows += [f"| {cid} | {said} | {verdict} | {', '.join(link(n) for n in where)} |"
-             for cid, said, verdict, where in CLAIMS]
+    rows += [
+        f"| {cid} | {said} | {verdict} | {', '.join(link(n) for n in where)} |"
+        for cid, said, verdict, where in CLAIMS
+    ]
     return MarkdownTable("\n".join(rows))
 
 

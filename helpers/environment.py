@@ -1,11 +1,12 @@
 """Where the course is running: versions, device, Colab; and a first widget."""
+
 import platform
 import sys
 
 import torch
 
-from .plots import new_figure
 from .exercises import register_exercise
+from .plots import new_figure
 from .widgets import Explorer, register, slider
 
 
@@ -24,9 +25,14 @@ def versions() -> dict[str, str]:
     import ipywidgets
     import matplotlib
     import numpy
-    return {"python": platform.python_version(), "torch": torch.__version__,
-            "numpy": numpy.__version__, "matplotlib": matplotlib.__version__,
-            "ipywidgets": ipywidgets.__version__}
+
+    return {
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "numpy": numpy.__version__,
+        "matplotlib": matplotlib.__version__,
+        "ipywidgets": ipywidgets.__version__,
+    }
 
 
 def plot_softmax(temperature: float = 1.0):
@@ -37,20 +43,26 @@ def plot_softmax(temperature: float = 1.0):
     p = (scores / temperature).softmax(-1)
     fig, ax = new_figure(width=4.8, height=2.6)
     ax.bar([f"{s:g}" for s in scores.tolist()], p.tolist())
-    ax.set(ylim=(0, 1), xlabel="score s", ylabel="probability",
-           title=f"softmax(s / τ) at temperature τ = {temperature:g}")
+    ax.set(
+        ylim=(0, 1),
+        xlabel="score s",
+        ylabel="probability",
+        title=f"softmax(s / τ) at temperature τ = {temperature:g}",
+    )
     return fig
 
 
 @register
 def explore_softmax() -> Explorer:
     """A temperature slider over plot_softmax."""
-    return Explorer(plot_softmax, {"temperature": slider("temperature", 0.1, 5.0, 0.1, 1.0)},
-                    name="softmax")
+    return Explorer(plot_softmax, {"temperature": slider("temperature", 0.1, 5.0, 0.1, 1.0)}, name="softmax")
 
 
-register_exercise("softmax_cold_limit", reference=lambda: 1.0,
-                  hint="the largest score's weight e^{s/tau} dominates all others as tau -> 0.",
-                  worked="Divide by e^{s_max/tau}: p_max = 1 / (1 + sum_{j != max} e^{(s_j - s_max)/tau}).\n"
-                         "Each exponent (s_j - s_max)/tau is negative and -> -inf as tau -> 0: each term -> 0.\n"
-                         "So p_max -> 1 / (1 + 0) = 1 (when the largest score is unique); the others -> 0.")
+register_exercise(
+    "softmax_cold_limit",
+    reference=lambda: 1.0,
+    hint="the largest score's weight e^{s/tau} dominates all others as tau -> 0.",
+    worked="Divide by e^{s_max/tau}: p_max = 1 / (1 + sum_{j != max} e^{(s_j - s_max)/tau}).\n"
+    "Each exponent (s_j - s_max)/tau is negative and -> -inf as tau -> 0: each term -> 0.\n"
+    "So p_max -> 1 / (1 + 0) = 1 (when the largest score is unique); the others -> 0.",
+)

@@ -8,22 +8,26 @@ and a notebook calls `check("rnn_step", my_rnn_step)`; `solution("rnn_step")`
 prints the reference only when asked. An exercise without `make_inputs` asks for a
 value (a number), not a function; its `worked` text explains how to get it.
 """
+
 import inspect
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import torch
 
+from .seed import seeded
+
 
 @dataclass
 class Exercise:
-    reference: Callable            # the right answer: a function, or a function of no inputs
+    reference: Callable  # the right answer: a function, or a function of no inputs
     make_inputs: Callable[[], tuple]  # fresh arguments for one trial
-    hint: str                      # what to look at when values are wrong
+    hint: str  # what to look at when values are wrong
     trials: int = 3
-    worked: str = ""               # a short worked answer, printed by solution()
+    worked: str = ""  # a short worked answer, printed by solution()
 
     @property
     def wants_function(self) -> bool:
@@ -34,12 +38,22 @@ class Exercise:
 EXERCISES: dict[str, Exercise] = {}
 
 
-def register_exercise(name: str, reference: Callable, make_inputs: Callable[[], tuple] = tuple,
-                      hint: str = "", trials: int = 3, worked: str = "") -> None:
+def register_exercise(
+    name: str,
+    reference: Callable,
+    make_inputs: Callable[[], tuple] = tuple,
+    hint: str = "",
+    trials: int = 3,
+    worked: str = "",
+) -> None:
     EXERCISES[name] = Exercise(reference, make_inputs, hint, trials, worked)
 
 
 def _lookup(name: str) -> Exercise:
+    if name not in EXERCISES:  # registered by a module not imported yet?
+        from . import import_all
+
+        import_all()
     if name not in EXERCISES:
         raise ValueError(f"no exercise called {name!r}; known: {', '.join(sorted(EXERCISES))}")
     return EXERCISES[name]
@@ -100,8 +114,10 @@ def compare_numbers(got: Any, want: int | float, what: str = "your answer") -> s
     if error <= 1e-6 * abs(want) + 1e-12:
         return None
     if error <= 1e-2 * abs(want):  # right to two or three digits: rounded, or truncated
-        return (f"{what} is {_show(value)}, close but not exact: give the exact value "
-                f"(an expression such as 2/3 or math.sqrt(2) is fine)")
+        return (
+            f"{what} is {_show(value)}, close but not exact: give the exact value "
+            f"(an expression such as 2/3 or math.sqrt(2) is fine)"
+        )
     return f"{what} is {_show(value)}, which is not right"
 
 
@@ -120,8 +136,9 @@ def compare_tensors(got: Any, want: torch.Tensor, what: str, atol: float, rtol: 
     return None
 
 
-def compare(got: Any, want: Any, what: str = "your answer", atol: float = 1e-5,
-            rtol: float = 1e-4) -> str | None:
+def compare(
+    got: Any, want: Any, what: str = "your answer", atol: float = 1e-5, rtol: float = 1e-4
+) -> str | None:
     """None when got matches want; otherwise one sentence saying what differs.
 
     Tensors are compared within atol and rtol; numbers by `compare_numbers`.
@@ -132,7 +149,7 @@ def compare(got: Any, want: Any, what: str = "your answer", atol: float = 1e-5,
         if len(got) != len(want):
             return f"{what} should be a tuple of {len(want)} values, got {len(got)} values"
         for i, (g, w) in enumerate(zip(got, want)):
-            if (problem := compare(g, w, f"{what}[{i}]", atol, rtol)):
+            if problem := compare(g, w, f"{what}[{i}]", atol, rtol):
                 return problem
         return None
     if isinstance(want, torch.Tensor):
@@ -149,8 +166,7 @@ def check(name: str, answer: Any) -> None:
     Inputs are drawn under their own seed, so a check never moves the notebook's random state.
     """
     ex = _lookup(name)
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(0)
+    with seeded(0):
         print(f"[{name}] {_verdict(ex, answer)}")
 
 
@@ -160,8 +176,10 @@ def _verdict(ex: Exercise, answer: Any) -> str:
         problem = compare(answer, ex.reference())
         return f"not yet: {problem}.{hint}" if problem else "correct!"
     if not callable(answer):
-        return (f"not yet: your answer should be a function (its name, without calling it), "
-                f"got {type(answer).__name__}.{hint}")
+        return (
+            f"not yet: your answer should be a function (its name, without calling it), "
+            f"got {type(answer).__name__}.{hint}"
+        )
     for _ in range(ex.trials):
         args = ex.make_inputs()
         want = ex.reference(*args)

@@ -6,6 +6,7 @@ every member. Members share no parameters, the loss is the sum of the members' l
 and Adam updates each number on its own, so this is exactly fifteen separate trainings,
 done in one loop (tests/test_models.py checks it). All members see the same batches.
 """
+
 import math
 import time
 from dataclasses import dataclass, field
@@ -21,20 +22,20 @@ from .positional import sinusoidal_positional_encoding
 from .tasks import VOCAB, first_token_recall
 from .widgets import Explorer, register, slider
 
-KINDS = ("tanh RNN", "LSTM", "LSTM, forget bias +3", "attention + positions",
-         "attention, no positions")
+KINDS = ("tanh RNN", "LSTM", "LSTM, forget bias +3", "attention + positions", "attention, no positions")
 DELAYS = (10, 30, 100)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Budget:
     """The training budget every model gets: the same for all fifteen."""
-    steps: int = 200        # Adam steps
-    batch: int = 64         # sequences per step
-    lr: float = 1e-2        # Adam learning rate
-    d: int = 32             # embedding, hidden and attention width
-    eval_every: int = 20    # measure test accuracy every this many steps
-    n_test: int = 400       # held-out sequences per measurement (std. error ~0.017 at chance)
+
+    steps: int = 200  # Adam steps
+    batch: int = 64  # sequences per step
+    lr: float = 1e-2  # Adam learning rate
+    d: int = 32  # embedding, hidden and attention width
+    eval_every: int = 20  # measure test accuracy every this many steps
+    n_test: int = 400  # held-out sequences per measurement (std. error ~0.017 at chance)
 
 
 def _uniform(generator: torch.Generator, *shape: int, bound: float) -> nn.Parameter:
@@ -48,7 +49,7 @@ class _Ensemble(nn.Module):
 
     def __init__(self, M: int, delay: int, d: int, generator: torch.Generator):
         super().__init__()
-        self.delay = delay                                                      # answer at t = delay
+        self.delay = delay  # answer at t = delay
         self.emb = nn.Parameter(torch.randn(M, VOCAB, d, generator=generator))  # like nn.Embedding
         self.W_out = _uniform(generator, M, d, VOCAB, bound=1 / math.sqrt(d))
         self.b_out = _uniform(generator, M, 1, VOCAB, bound=1 / math.sqrt(d))
@@ -74,11 +75,11 @@ class RNNEnsemble(_Ensemble):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """x (B, L) tokens -> logits (M, B, V)."""
         U = self.embed(x) @ self.W_xh.transpose(1, 2)[:, None] + self.b[:, None]  # (M, B, T+1, d)
-        h = torch.zeros_like(U[:, :, 0])                                 # (M, B, d)
-        W_hh_T = self.W_hh.transpose(1, 2)                               # (M, d, d)
-        for u_t in U.unbind(dim=2):                                      # sequential in t
-            h = torch.tanh(torch.baddbmm(u_t, h, W_hh_T))                # u_t + h W_hh^T, (M, B, d)
-        return self.read_out(h)                                          # (M, B, V)
+        h = torch.zeros_like(U[:, :, 0])  # (M, B, d)
+        W_hh_T = self.W_hh.transpose(1, 2)  # (M, d, d)
+        for u_t in U.unbind(dim=2):  # sequential in t
+            h = torch.tanh(torch.baddbmm(u_t, h, W_hh_T))  # u_t + h W_hh^T, (M, B, d)
+        return self.read_out(h)  # (M, B, V)
 
 
 class LSTMEnsemble(_Ensemble):
@@ -88,21 +89,24 @@ class LSTMEnsemble(_Ensemble):
     def __init__(self, forget_bias: list[float], delay: int, d: int, generator: torch.Generator):
         M, k = len(forget_bias), 1 / math.sqrt(d)
         super().__init__(M, delay, d, generator)
-        self.W_ih, self.W_hh = _uniform(generator, M, 4 * d, d, bound=k), _uniform(generator, M, 4 * d, d, bound=k)
+        self.W_ih, self.W_hh = (
+            _uniform(generator, M, 4 * d, d, bound=k),
+            _uniform(generator, M, 4 * d, d, bound=k),
+        )
         b = _uniform(generator, M, 1, 4 * d, bound=k) + _uniform(generator, M, 1, 4 * d, bound=k)
-        b.data[:, :, d:2 * d] += torch.tensor(forget_bias, dtype=torch.float32)[:, None, None]
-        self.b = nn.Parameter(b.data)                                    # b_ih + b_hh, (M, 1, 4d)
+        b.data[:, :, d : 2 * d] += torch.tensor(forget_bias, dtype=torch.float32)[:, None, None]
+        self.b = nn.Parameter(b.data)  # b_ih + b_hh, (M, 1, 4d)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """x (B, L) tokens -> logits (M, B, V)."""
         U = self.embed(x) @ self.W_ih.transpose(1, 2)[:, None] + self.b[:, None]  # (M, B, T+1, 4d)
         h = c = U.new_zeros(U.shape[0], U.shape[1], self.W_hh.shape[2])  # (M, B, d)
-        W_hh_T = self.W_hh.transpose(1, 2)                               # (M, d, 4d)
-        for u_t in U.unbind(dim=2):                                      # sequential in t
+        W_hh_T = self.W_hh.transpose(1, 2)  # (M, d, 4d)
+        for u_t in U.unbind(dim=2):  # sequential in t
             zi, zf, zg, zo = torch.baddbmm(u_t, h, W_hh_T).chunk(4, dim=-1)  # u_t + h W_hh^T
             c = torch.addcmul(zf.sigmoid() * c, zi.sigmoid(), zg.tanh())  # f*c + i*g, (M, B, d)
-            h = zo.sigmoid() * c.tanh()                                  # (M, B, d)
-        return self.read_out(h)                                          # (M, B, V)
+            h = zo.sigmoid() * c.tanh()  # (M, B, d)
+        return self.read_out(h)  # (M, B, V)
 
 
 class AttentionEnsemble(_Ensemble):
@@ -114,16 +118,16 @@ class AttentionEnsemble(_Ensemble):
         M, k = len(positions), 1 / math.sqrt(d)
         super().__init__(M, delay, d, generator)
         self.register_buffer("positions", torch.tensor(positions, dtype=torch.float32))  # (M,)
-        self.register_buffer("pe", sinusoidal_positional_encoding(delay + 1, d))          # (T+1, d)
-        self.W_qkv = _uniform(generator, M, d, 3 * d, bound=k)           # [W_q W_k W_v]^T
+        self.register_buffer("pe", sinusoidal_positional_encoding(delay + 1, d))  # (T+1, d)
+        self.W_qkv = _uniform(generator, M, d, 3 * d, bound=k)  # [W_q W_k W_v]^T
         self.b_qkv = _uniform(generator, M, 1, 1, 3 * d, bound=k)
 
     def forward(self, x: torch.Tensor, return_weights: bool = False):
         """x (B, L) tokens -> logits (M, B, V) (and attention weights (M, B, T+1))."""
         e = self.embed(x) + self.positions[:, None, None, None] * self.pe  # (M, B, T+1, d)
         q, k, v = (e @ self.W_qkv[:, None] + self.b_qkv).chunk(3, dim=-1)  # each (M, B, T+1, d)
-        out, w = scaled_dot_product_attention(q[:, :, -1:], k, v)         # (M, B, 1, d), (M, B, 1, T+1)
-        logits = self.read_out(out[:, :, 0])                              # (M, B, V)
+        out, w = scaled_dot_product_attention(q[:, :, -1:], k, v)  # (M, B, 1, d), (M, B, 1, T+1)
+        logits = self.read_out(out[:, :, 0])  # (M, B, V)
         return (logits, w[:, :, 0]) if return_weights else logits
 
 
@@ -137,9 +141,11 @@ def make_models(delays=DELAYS, d: int = 32, seed: int = 0, kinds=KINDS) -> dict[
     biases = [b for b, k in ((0.0, KINDS[1]), (3.0, KINDS[2])) if k in kinds]
     positions = [p for p, k in ((True, KINDS[3]), (False, KINDS[4])) if k in kinds]
     for T in delays:
-        models[T] = ([RNNEnsemble(1, T, d, g)] if KINDS[0] in kinds else []) \
-            + ([LSTMEnsemble(biases, T, d, g)] if biases else []) \
+        models[T] = (
+            ([RNNEnsemble(1, T, d, g)] if KINDS[0] in kinds else [])
+            + ([LSTMEnsemble(biases, T, d, g)] if biases else [])
             + ([AttentionEnsemble(positions, T, d, g)] if positions else [])
+        )
     return models
 
 
@@ -158,13 +164,14 @@ def _accuracies(models: dict, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 @dataclass
 class Results:
     """Test accuracy of every model, measured during training."""
+
     delays: tuple[int, ...]
     budget: Budget
-    kinds: tuple[str, ...] = KINDS                          # the rows, in this order
-    steps: list[int] = field(default_factory=list)          # where accuracy was measured
+    kinds: tuple[str, ...] = KINDS  # the rows, in this order
+    steps: list[int] = field(default_factory=list)  # where accuracy was measured
     accuracy: list[torch.Tensor] = field(default_factory=list)  # each (n_kinds, n_delays)
     models: dict = field(default_factory=dict, repr=False)
-    seconds: float = 0.0                                    # wall time of the training loop
+    seconds: float = 0.0  # wall time of the training loop
 
     @property
     def n_models(self) -> int:
@@ -182,8 +189,9 @@ class Results:
         """The accuracy table as text: one row per model kind, one column per delay."""
         acc = self.at(step)
         lines = [f"{'model':<26}" + "".join(f"T={T:<7}" for T in self.delays)]
-        lines += [f"{kind:<26}" + "".join(f"{a:<9.2f}" for a in row.tolist())
-                  for kind, row in zip(self.kinds, acc)]
+        lines += [
+            f"{kind:<26}" + "".join(f"{a:<9.2f}" for a in row.tolist()) for kind, row in zip(self.kinds, acc)
+        ]
         return "\n".join(lines)
 
 
@@ -205,8 +213,13 @@ def progress_line(total: int):
     return lambda step: handle and handle.update(text(step), raw=True)
 
 
-def train_all(delays=DELAYS, budget: Budget = Budget(), seed: int = 0,
-              progress: bool = True, kinds=KINDS) -> Results:
+def train_all(
+    delays=DELAYS,
+    budget: Budget = Budget(),  # noqa: B008 (frozen: one shared default is safe)
+    seed: int = 0,
+    progress: bool = True,
+    kinds=KINDS,
+) -> Results:
     """Train every kind at every delay on the same batches; return accuracies over training."""
     global LATEST
     delays, kinds = tuple(delays), tuple(k for k in KINDS if k in kinds)
@@ -214,8 +227,9 @@ def train_all(delays=DELAYS, budget: Budget = Budget(), seed: int = 0,
     params = [p for ens in models.values() for m in ens for p in m.parameters()]
     opt = torch.optim.Adam(params, lr=budget.lr)
     data = torch.Generator().manual_seed(seed + 1)
-    x_test, y_test = first_token_recall(budget.n_test, max(delays),
-                                        generator=torch.Generator().manual_seed(seed + 2))
+    x_test, y_test = first_token_recall(
+        budget.n_test, max(delays), generator=torch.Generator().manual_seed(seed + 2)
+    )
     results = Results(delays, budget, kinds, models=models)
 
     def measure(step: int) -> None:
@@ -227,7 +241,7 @@ def train_all(delays=DELAYS, budget: Budget = Budget(), seed: int = 0,
     measure(0)
     for step in range(1, budget.steps + 1):
         x, y = first_token_recall(budget.batch, max(delays), generator=data)  # (B, L), (B,)
-        logits = torch.cat([predict(ens, x) for ens in models.values()])       # (models, B, V)
+        logits = torch.cat([predict(ens, x) for ens in models.values()])  # (models, B, V)
         loss = F.cross_entropy(logits.flatten(0, 1), y.repeat(len(logits)), reduction="sum")
         opt.zero_grad()
         (loss / budget.batch).backward()  # the sum of the members' mean losses
@@ -242,10 +256,13 @@ def train_all(delays=DELAYS, budget: Budget = Budget(), seed: int = 0,
 
 # --- figures ----------------------------------------------------------------------------
 
-_STYLE = {"tanh RNN": (COLORS[7], "o", "-"), "LSTM": (COLORS[1], "s", "-"),
-          "LSTM, forget bias +3": (COLORS[3], "s", "--"),
-          "attention + positions": (COLORS[0], "D", "-"),
-          "attention, no positions": (COLORS[5], "D", ":")}
+_STYLE = {
+    "tanh RNN": (COLORS[7], "o", "-"),
+    "LSTM": (COLORS[1], "s", "-"),
+    "LSTM, forget bias +3": (COLORS[3], "s", "--"),
+    "attention + positions": (COLORS[0], "D", "-"),
+    "attention, no positions": (COLORS[5], "D", ":"),
+}
 
 
 def plot_accuracy_vs_delay(results: Results, step: int | None = None, bound=None):
@@ -260,12 +277,17 @@ def plot_accuracy_vs_delay(results: Results, step: int | None = None, bound=None
         ax.plot(results.delays, row.tolist(), marker=marker, ls=ls, color=color, label=kind)
     ax.axhline(1 / VOCAB, color="grey", lw=1, ls="--", label=f"chance (1/{VOCAB})")
     if bound is not None:
-        ax.plot(results.delays, list(bound), color="grey", lw=1, ls=":",
-                label="best order-blind guess")
+        ax.plot(results.delays, list(bound), color="grey", lw=1, ls=":", label="best order-blind guess")
     shown = results.steps[-1] if step is None else step
-    ax.set(xscale="log", xticks=list(results.delays), xticklabels=[str(T) for T in results.delays],
-           ylim=(0, 1.05), xlabel="delay T (tokens between the target and the answer)",
-           ylabel="test accuracy", title=f"first-token recall after {shown} Adam steps")
+    ax.set(
+        xscale="log",
+        xticks=list(results.delays),
+        xticklabels=[str(T) for T in results.delays],
+        ylim=(0, 1.05),
+        xlabel="delay T (tokens between the target and the answer)",
+        ylabel="test accuracy",
+        title=f"first-token recall after {shown} Adam steps",
+    )
     ax.xaxis.set_minor_locator(NullLocator())
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1, 0.5))
     return fix_margins(fig, left=0.1, bottom=0.14, right=0.66, top=0.92)  # room for the legend
@@ -276,15 +298,18 @@ def plot_learning_curves(results: Results, delay: int):
     if delay not in results.delays:
         raise ValueError(f"delay must be one of the trained delays {results.delays}, got {delay!r}")
     j = results.delays.index(delay)
-    curves = torch.stack(results.accuracy)[:, :, j]                    # (n_steps, kinds)
+    curves = torch.stack(results.accuracy)[:, :, j]  # (n_steps, kinds)
     fig, ax = new_figure(width=6.8, height=3.4)
     for i, kind in enumerate(results.kinds):
         color, marker, ls = _STYLE[kind]
-        ax.plot(results.steps, curves[:, i].tolist(), marker=marker, ms=3, ls=ls, color=color,
-                label=kind)
+        ax.plot(results.steps, curves[:, i].tolist(), marker=marker, ms=3, ls=ls, color=color, label=kind)
     ax.axhline(1 / VOCAB, color="grey", lw=1, ls="--", label="chance")
-    ax.set(ylim=(0, 1.05), xlabel="Adam step", ylabel="test accuracy",
-           title=f"learning curves at delay T = {delay}")
+    ax.set(
+        ylim=(0, 1.05),
+        xlabel="Adam step",
+        ylabel="test accuracy",
+        title=f"learning curves at delay T = {delay}",
+    )
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1, 0.5))
     return fig
 
@@ -296,12 +321,16 @@ def explore_training(results: Results | None = None) -> Explorer:
     Uses the last `train_all` run (no training happens in a redraw); if there is none,
     it trains a small one first.
     """
-    results = results or LATEST or train_all(budget=Budget(steps=20, batch=16, eval_every=10, n_test=100),
-                                             progress=False)
+    results = (
+        results
+        or LATEST
+        or train_all(budget=Budget(steps=20, batch=16, eval_every=10, n_test=100), progress=False)
+    )
     b = results.budget
     draw = lambda step: plot_accuracy_vs_delay(results, step)
-    return Explorer(draw, {"step": slider("training step", 0, b.steps, b.eval_every, b.steps)},
-                    name="training")
+    return Explorer(
+        draw, {"step": slider("training step", 0, b.steps, b.eval_every, b.steps)}, name="training"
+    )
 
 
 def attention_on_first_token(results: Results, delay: int, n: int = 500) -> dict[str, float]:
@@ -313,6 +342,6 @@ def attention_on_first_token(results: Results, delay: int, n: int = 500) -> dict
     if not attention:
         raise ValueError("these results contain no attention model")
     with torch.no_grad():
-        _, w = attention[0](x, return_weights=True)                    # (members, n, delay + 1)
+        _, w = attention[0](x, return_weights=True)  # (members, n, delay + 1)
     kinds = [k for k in results.kinds if k.startswith("attention")]
     return {kind: w[m, :, 0].mean().item() for m, kind in enumerate(kinds)}

@@ -1,4 +1,5 @@
 """Multi-head attention on a toy sentence a reader can follow, and the head-count explorer."""
+
 import math
 
 import ipywidgets as W
@@ -8,6 +9,7 @@ from torch import nn
 from .attention import MultiHeadSelfAttention
 from .checks import require_positive_int
 from .plots import new_figure
+from .seed import seeded
 from .widgets import Explorer, register
 
 SENTENCE = ("the", "cat", "sat", "on", "the", "mat")
@@ -24,8 +26,8 @@ def toy_embeddings(words=SENTENCE) -> torch.Tensor:
     for p, word in enumerate(words):
         if word not in WORD_TYPES:
             raise ValueError(f"unknown word {word!r}; known: {', '.join(sorted(WORD_TYPES))}")
-        x[0, p, TYPES.index(WORD_TYPES[word])] = 1.0   # what the word is
-        x[0, p, 8 + p] = 1.0                             # where it is
+        x[0, p, TYPES.index(WORD_TYPES[word])] = 1.0  # what the word is
+        x[0, p, 8 + p] = 1.0  # where it is
     return x
 
 
@@ -36,15 +38,15 @@ def hand_built_heads(sharpness: float = 12.0) -> nn.MultiheadAttention:
     Head 1 ("grammar"): a determiner, a verb, a preposition ask for a noun; a noun asks for the verb.
     """
     W_q, W_k = torch.zeros(D_MODEL, D_MODEL), torch.zeros(D_MODEL, D_MODEL)
-    for p in range(1, 6):                      # head 0 uses rows 0-7 of W_q and W_k
-        W_q[p - 1, 8 + p] = sharpness          # query of position p points at slot p - 1
+    for p in range(1, 6):  # head 0 uses rows 0-7 of W_q and W_k
+        W_q[p - 1, 8 + p] = sharpness  # query of position p points at slot p - 1
     for p in range(6):
-        W_k[p, 8 + p] = 1.0                    # key of position p is slot p
+        W_k[p, 8 + p] = 1.0  # key of position p is slot p
     wants = {"determiner": "noun", "verb": "noun", "preposition": "noun", "noun": "verb"}
-    for t, wanted in wants.items():            # head 1 uses rows 8-15
+    for t, wanted in wants.items():  # head 1 uses rows 8-15
         W_q[8 + TYPES.index(wanted), TYPES.index(t)] = sharpness
     for i in range(len(TYPES)):
-        W_k[8 + i, i] = 1.0                    # key of a word is its type
+        W_k[8 + i, i] = 1.0  # key of a word is its type
     mha = nn.MultiheadAttention(D_MODEL, 2, bias=False, batch_first=True)
     with torch.no_grad():
         mha.in_proj_weight.copy_(torch.cat([W_q, W_k, torch.eye(D_MODEL)]))  # [W_q; W_k; W_v]
@@ -62,11 +64,11 @@ def draw_maps(ax, weights: torch.Tensor, titles: list[str], words=SENTENCE, ncol
     canvas = torch.full((nrows * (L + 1) - 1, ncols * (L + 1) - 1), float("nan"))
     for h in range(nh):
         r, c = divmod(h, ncols)
-        canvas[r * (L + 1): r * (L + 1) + L, c * (L + 1): c * (L + 1) + L] = weights[h].detach()
+        canvas[r * (L + 1) : r * (L + 1) + L, c * (L + 1) : c * (L + 1) + L] = weights[h].detach()
         ax.text(c * (L + 1) + (L - 1) / 2, r * (L + 1) - 0.7, titles[h], ha="center", fontsize=8)
     image = ax.imshow(canvas.numpy(), vmin=0, vmax=1, cmap="viridis", interpolation="nearest")
     ax.grid(False)
-    labelled = ncols if ncols <= 3 else 1      # many heads: words under the first map only (faster)
+    labelled = ncols if ncols <= 3 else 1  # many heads: words under the first map only (faster)
     ax.set_xticks([c * (L + 1) + j for c in range(labelled) for j in range(L)])
     ax.set_xticklabels(list(words) * labelled, rotation=90, fontsize=7)
     ax.set_yticks([r * (L + 1) + i for r in range(nrows) for i in range(L)])
@@ -91,8 +93,8 @@ def random_heads(n_heads: int, seed: int = 0) -> MultiHeadSelfAttention:
     """An untrained MultiHeadSelfAttention(16, n_heads), the same weights for every head count."""
     if n_heads not in HEAD_CHOICES:
         raise ValueError(f"n_heads must divide d_model={D_MODEL}: one of {HEAD_CHOICES}, got {n_heads!r}")
-    torch.manual_seed(seed)
-    mha = MultiHeadSelfAttention(D_MODEL, n_heads)
+    with seeded(seed):
+        mha = MultiHeadSelfAttention(D_MODEL, n_heads)
     with torch.no_grad():
         mha.in_proj.weight.mul_(8.0)  # larger than at init, so that the maps are not all flat
     return mha
@@ -108,19 +110,23 @@ def plot_heads(n_heads: int = 2, seed: int = 0):
     require_positive_int(n_heads, "n_heads")
     mha = random_heads(n_heads, seed)
     with torch.no_grad():
-        _, weights = mha(toy_embeddings())                   # (1, nh, L, L)
+        _, weights = mha(toy_embeddings())  # (1, nh, L, L)
     hs = D_MODEL // n_heads
     fig, ax = new_figure(width=8.0, height=2.9 if n_heads <= 8 else 3.6)
     draw_maps(ax, weights[0], [f"head {h}" for h in range(n_heads)])  # colours 0-1 as above; no bar: faster
-    ax.set_title(f"{n_heads} head{'s' if n_heads > 1 else ''} × {hs} dimension{'s' if hs > 1 else ''} "
-                 f"per head = d_model {D_MODEL};  parameters: {parameter_count(mha)} (untrained)",
-                 fontsize=10, pad=16)
+    ax.set_title(
+        f"{n_heads} head{'s' if n_heads > 1 else ''} × {hs} dimension{'s' if hs > 1 else ''} "
+        f"per head = d_model {D_MODEL};  parameters: {parameter_count(mha)} (untrained)",
+        fontsize=10,
+        pad=16,
+    )
     return fig
 
 
 @register
 def explore_heads() -> Explorer:
     """A head-count control (only divisors of d_model) over plot_heads."""
-    control = W.Dropdown(description="heads", options=HEAD_CHOICES, value=2,
-                         style={"description_width": "initial"})
+    control = W.Dropdown(
+        description="heads", options=HEAD_CHOICES, value=2, style={"description_width": "initial"}
+    )
     return Explorer(plot_heads, {"n_heads": control}, name="heads")

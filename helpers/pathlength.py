@@ -6,6 +6,7 @@ from torch import nn
 from .attention import MultiHeadSelfAttention, scaled_dot_product_attention
 from .checks import require_positive_int, require_tensor
 from .plots import COLORS, finite_or_marked, new_figure
+from .seed import seeded
 from .timing import one_thread
 
 MODELS = ("RNN", "LSTM", "attention")
@@ -18,10 +19,10 @@ def last_token_attention(attn: MultiHeadSelfAttention, x: torch.Tensor) -> torch
     mask) but costs O(N d) instead of O(N^2 d), so N can be in the thousands.
     """
     B, N, d = x.shape
-    q, k, v = attn.in_proj(x).split(d, dim=-1)                     # each (B, N, d)
+    q, k, v = attn.in_proj(x).split(d, dim=-1)  # each (B, N, d)
     q, k, v = (t.view(B, N, attn.n_heads, -1).transpose(1, 2) for t in (q, k, v))  # (B, nh, N, hs)
-    out, _ = scaled_dot_product_attention(q[:, :, -1:], k, v)      # (B, nh, 1, hs)
-    return attn.out_proj(out.transpose(1, 2).reshape(B, d))        # (B, d)
+    out, _ = scaled_dot_product_attention(q[:, :, -1:], k, v)  # (B, nh, 1, hs)
+    return attn.out_proj(out.transpose(1, 2).reshape(B, d))  # (B, d)
 
 
 def make_model(kind: str, d: int = 32, seed: int = 0):
@@ -29,14 +30,14 @@ def make_model(kind: str, d: int = 32, seed: int = 0):
     if kind not in MODELS:
         raise ValueError(f"kind must be one of {MODELS}, got {kind!r}")
     require_positive_int(d, "d")
-    torch.manual_seed(seed)
-    if kind == "RNN":
-        rnn = nn.RNN(d, d, batch_first=True).double()
-        return lambda x: rnn(x)[0][:, -1]
-    if kind == "LSTM":
-        lstm = nn.LSTM(d, d, batch_first=True).double()
-        return lambda x: lstm(x)[0][:, -1]
-    attn = MultiHeadSelfAttention(d, 1).double()
+    with seeded(seed):
+        if kind == "RNN":
+            rnn = nn.RNN(d, d, batch_first=True).double()
+            return lambda x: rnn(x)[0][:, -1]
+        if kind == "LSTM":
+            lstm = nn.LSTM(d, d, batch_first=True).double()
+            return lambda x: lstm(x)[0][:, -1]
+        attn = MultiHeadSelfAttention(d, 1).double()
     return lambda x: last_token_attention(attn, x)
 
 
@@ -51,9 +52,9 @@ def jacobian_norms(f, x: torch.Tensor) -> torch.Tensor:
         raise ValueError(f"x must have shape (N, d_in), got {tuple(x.shape)}")
     with one_thread():
         d_out = f(x[None]).shape[-1]
-        xs = x.expand(d_out, *x.shape).clone().requires_grad_()   # (d_out, N, d_in)
-        f(xs).diagonal().sum().backward()                         # copy i gets d y_N[i] / d x
-    return xs.grad.pow(2).sum(dim=(0, 2)).sqrt()                  # (N,)
+        xs = x.expand(d_out, *x.shape).clone().requires_grad_()  # (d_out, N, d_in)
+        f(xs).diagonal().sum().backward()  # copy i gets d y_N[i] / d x
+    return xs.grad.pow(2).sum(dim=(0, 2)).sqrt()  # (N,)
 
 
 def random_sequence(N: int, d: int, seed: int = 0) -> torch.Tensor:
@@ -74,8 +75,12 @@ def plot_gradient_vs_distance(N: int = 100, d: int = 32, seed: int = 0):
     fig, ax = new_figure(width=6.4, height=3.4)
     for color, (kind, g) in zip(COLORS, norms.items()):
         finite_or_marked(ax, range(1, N), g.tolist(), label=kind, color=color)
-    ax.set(yscale="log", xlabel="distance N - t (tokens)", ylabel=r"$\|\partial y_N / \partial x_t\|_F$",
-           title=f"Gradient from the last output to an earlier input (N = {N}, d = {d}, at init)")
+    ax.set(
+        yscale="log",
+        xlabel="distance N - t (tokens)",
+        ylabel=r"$\|\partial y_N / \partial x_t\|_F$",
+        title=f"Gradient from the last output to an earlier input (N = {N}, d = {d}, at init)",
+    )
     ax.legend()
     return fig
 
@@ -86,8 +91,12 @@ def attention_dilution(Ns=(16, 64, 256, 1024, 4096), d: int = 32, seed: int = 0)
     rows = {"N": [], "first": [], "mean": [], "total": []}
     for N in Ns:
         g = jacobian_norms(f, random_sequence(N, d, seed))[:-1]  # every t < N
-        for key, value in (("N", N), ("first", g[0].item()), ("mean", g.mean().item()),
-                           ("total", g.sum().item())):
+        for key, value in (
+            ("N", N),
+            ("first", g[0].item()),
+            ("mean", g.mean().item()),
+            ("total", g.sum().item()),
+        ):
             rows[key].append(value)
     return rows
 
@@ -101,8 +110,12 @@ def plot_dilution(rows: dict[str, list]):
     ax.plot(N, rows["total"], "^-", color=COLORS[1], label="sum over earlier tokens")
     guide = [rows["mean"][0] * N[0] / n for n in N]
     ax.plot(N, guide, ":", color=COLORS[7], label="slope 1/N")
-    ax.set(xscale="log", yscale="log", xlabel="sequence length N (tokens)",
-           ylabel=r"$\|\partial y_N / \partial x_t\|_F$",
-           title="Diffuse attention shares one gradient among N tokens")
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="sequence length N (tokens)",
+        ylabel=r"$\|\partial y_N / \partial x_t\|_F$",
+        title="Diffuse attention shares one gradient among N tokens",
+    )
     ax.legend(fontsize=8)
     return fig

@@ -1,4 +1,5 @@
 """One plotting style for the whole course; figures are built without pyplot state."""
+
 import math
 
 import matplotlib
@@ -27,12 +28,18 @@ OVERFLOW_LABEL = "overflow: beyond float64 (> 1.8e308)"
 
 
 def use_style() -> None:
-    """Apply the course style (called once, when helpers is imported)."""
+    """The course's figure style, and a returned Figure shown as a PNG in Jupyter.
+
+    Each notebook calls it once, in its first code cell (`helpers.use_style()`); importing
+    helpers changes no global setting.
+    """
     matplotlib.rcParams.update(STYLE)
+    _show_figures_in_ipython()
 
 
-def new_figure(nrows: int = 1, ncols: int = 1, *, width: float | None = None,
-               height: float | None = None, **subplot_kw):
+def new_figure(
+    nrows: int = 1, ncols: int = 1, *, width: float | None = None, height: float | None = None, **subplot_kw
+):
     """A Figure and its axes, constrained layout; `width` and `height` in inches."""
     w, h = STYLE["figure.figsize"]
     default_width = w if ncols == 1 else min(3.6 * ncols, 12.0)
@@ -61,8 +68,7 @@ def finite_or_marked(ax, x, y, *, label: str | None = None, **line_kw):
     if over:
         top = max([b for _, b in ok], default=1.0)
         seen = OVERFLOW_LABEL in ax.get_legend_handles_labels()[1]
-        ax.plot(over, [top] * len(over), "^", color=COLORS[3], ms=5,
-                label=None if seen else OVERFLOW_LABEL)
+        ax.plot(over, [top] * len(over), "^", color=COLORS[3], ms=5, label=None if seen else OVERFLOW_LABEL)
     return line
 
 
@@ -75,9 +81,5 @@ def _show_figures_in_ipython() -> None:
     shell = get_ipython()
     if shell is not None:
         from IPython.core.pylabtools import print_figure
-        shell.display_formatter.formatters["image/png"].for_type(
-            Figure, lambda fig: print_figure(fig, "png"))
 
-
-use_style()
-_show_figures_in_ipython()
+        shell.display_formatter.formatters["image/png"].for_type(Figure, lambda fig: print_figure(fig, "png"))

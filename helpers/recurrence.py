@@ -1,18 +1,23 @@
 """What in an RNN runs in parallel and what cannot: the unrolled chain and its loop time."""
+
 import torch
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
-from .timing import time_fns
 from .checks import require_positive_int
 from .exercises import register_exercise
 from .plots import COLORS, new_figure
 from .rnn import rnn_step
+from .seed import seeded
+from .timing import time_fns
 from .widgets import Explorer, register, slider
 
 
 def _box(ax, x, y, text, color, w=0.7, h=0.5):
-    ax.add_patch(FancyBboxPatch((x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0.05",
-                                fc=color, ec="black", lw=0.8, alpha=0.9))
+    ax.add_patch(
+        FancyBboxPatch(
+            (x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0.05", fc=color, ec="black", lw=0.8, alpha=0.9
+        )
+    )
     ax.text(x, y, text, ha="center", va="center", fontsize=10)
 
 
@@ -33,13 +38,19 @@ def plot_unrolled_chain(T: int = 6):
         ax.text(t, 2.95, f"{t} step{'s' if t > 1 else ''}", ha="center", fontsize=8, color=COLORS[3])
         _arrow(ax, (t - 0.62 if t > 1 else 0.35, 2.4), (t - 0.38, 2.4), COLORS[3])
     _box(ax, 0, 2.4, "$h_0$", "white", w=0.6)
-    ax.add_patch(FancyBboxPatch((0.45, 0.8), T + 0.1, 0.8, boxstyle="round,pad=0.02", fc="none",
-                                ec=COLORS[0], ls="--", lw=1.2))
+    ax.add_patch(
+        FancyBboxPatch(
+            (0.45, 0.8), T + 0.1, 0.8, boxstyle="round,pad=0.02", fc="none", ec=COLORS[0], ls="--", lw=1.2
+        )
+    )
     ax.text(T + 0.6, 1.2, "one matmul\nfor all t\n(parallel)", va="center", fontsize=9, color=COLORS[0])
     ax.text(T + 0.6, 2.4, "tanh chain:\none step\nat a time", va="center", fontsize=9, color=COLORS[3])
     ax.set(xlim=(-0.5, T + 2.0), ylim=(-0.45, 3.3), aspect="equal")
-    ax.set_title("The unrolled RNN: $h_t$ waits for $h_{t-1}$\n(above each $h_t$: the dependent steps before it is known)",
-                 fontsize=9)
+    ax.set_title(
+        "The unrolled RNN: $h_t$ waits for $h_{t-1}$\n"
+        "(above each $h_t$: the dependent steps before it is known)",
+        fontsize=9,
+    )
     ax.axis("off")
     return fig
 
@@ -47,7 +58,7 @@ def plot_unrolled_chain(T: int = 6):
 def rnncell_loop(cell: torch.nn.RNNCell, x: torch.Tensor) -> torch.Tensor:
     """The article's loop: h = cell(x[:, t], h) for t = 0..N-1; x (B, N, d) -> h_N (B, d_h)."""
     h = x.new_zeros(x.shape[0], cell.hidden_size)
-    for t in range(x.shape[1]):                                # step t needs step t-1
+    for t in range(x.shape[1]):  # step t needs step t-1
         h = cell(x[:, t], h)
     return h
 
@@ -60,8 +71,7 @@ def time_rnn_loops(seq_lens: list[int], *, batch: int = 8, d: int = 32, repeats:
     """
     for n in seq_lens:
         require_positive_int(n, "seq_len (the sequence length)")
-    with torch.random.fork_rng(devices=[]), torch.no_grad():
-        torch.manual_seed(0)
+    with seeded(0), torch.no_grad():
         cell, x = torch.nn.RNNCell(d, d), torch.randn(batch, max(seq_lens), d)
         loops = {n: (lambda n=n: rnncell_loop(cell, x[:, :n])) for n in seq_lens}
         times = time_fns(loops, repeats=repeats)
@@ -74,11 +84,21 @@ def plot_loop_time(lengths: list[int], seconds: list[float]):
     ms = [1e3 * s for s in seconds]
     slope = sum(n * m for n, m in zip(lengths, ms)) / sum(n * n for n in lengths)  # fit m = slope * N
     ax.plot(lengths, ms, "o", color=COLORS[0], label="measured")
-    ax.plot([0, max(lengths)], [0, slope * max(lengths)], "--", color=COLORS[7], lw=0.8,
-            label=f"line through 0: {1e3 * slope:.0f} µs per step")
-    ax.set(xlabel="sequence length N  (= dependent steps)", ylabel="RNNCell loop time (ms)",
-           title=f"{max(lengths)} dependent steps took {max(ms):.1f} ms on this machine",
-           xlim=(0, None), ylim=(0, None))
+    ax.plot(
+        [0, max(lengths)],
+        [0, slope * max(lengths)],
+        "--",
+        color=COLORS[7],
+        lw=0.8,
+        label=f"line through 0: {1e3 * slope:.0f} µs per step",
+    )
+    ax.set(
+        xlabel="sequence length N  (= dependent steps)",
+        ylabel="RNNCell loop time (ms)",
+        title=f"{max(lengths)} dependent steps took {max(ms):.1f} ms on this machine",
+        xlim=(0, None),
+        ylim=(0, None),
+    )
     ax.legend(fontsize=8, loc="upper left")
     return fig
 
@@ -93,11 +113,13 @@ def plot_sequential_cost(seq_len: int = 256):
 @register
 def explore_sequential_cost() -> Explorer:
     """A sequence-length slider over plot_sequential_cost (it measures as it draws)."""
-    return Explorer(plot_sequential_cost, {"seq_len": slider("sequence length", 16, 256, 16, 128)},
-                    name="sequential_cost")
+    return Explorer(
+        plot_sequential_cost, {"seq_len": slider("sequence length", 16, 256, 16, 128)}, name="sequential_cost"
+    )
 
 
 # --- exercises --------------------------------------------------------------------------
+
 
 def input_projection(x: torch.Tensor, W_xh: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """W_xh x_t + b for every t at once: x (B, T, d_in) -> (B, T, d_h), one matmul."""
@@ -106,8 +128,13 @@ def input_projection(x: torch.Tensor, W_xh: torch.Tensor, b: torch.Tensor) -> to
 
 def _rnn_step_inputs():
     B, d_in, d_h = 3, 4, 5
-    return (torch.randn(B, d_in), torch.randn(B, d_h), torch.randn(d_h, d_in),
-            torch.randn(d_h, d_h) / d_h**0.5, torch.randn(d_h))
+    return (
+        torch.randn(B, d_in),
+        torch.randn(B, d_h),
+        torch.randn(d_h, d_in),
+        torch.randn(d_h, d_h) / d_h**0.5,
+        torch.randn(d_h),
+    )
 
 
 def _projection_inputs():
@@ -119,9 +146,20 @@ def dependent_steps() -> int:
     return 100
 
 
-register_exercise("rnn_step", reference=rnn_step, make_inputs=_rnn_step_inputs,
-                  hint="h_t = tanh(x_t W_xh^T + h_prev W_hh^T + b); rows are batch items, so transpose W.")
-register_exercise("input_projection", reference=input_projection, make_inputs=_projection_inputs,
-                  hint="x @ W_xh.T works on (B, T, d_in) directly: matmul broadcasts over B and T.")
-register_exercise("dependent_steps", reference=dependent_steps,
-                  hint="count the arrows from h_0 to h_100 in the unrolled chain.")
+register_exercise(
+    "rnn_step",
+    reference=rnn_step,
+    make_inputs=_rnn_step_inputs,
+    hint="h_t = tanh(x_t W_xh^T + h_prev W_hh^T + b); rows are batch items, so transpose W.",
+)
+register_exercise(
+    "input_projection",
+    reference=input_projection,
+    make_inputs=_projection_inputs,
+    hint="x @ W_xh.T works on (B, T, d_in) directly: matmul broadcasts over B and T.",
+)
+register_exercise(
+    "dependent_steps",
+    reference=dependent_steps,
+    hint="count the arrows from h_0 to h_100 in the unrolled chain.",
+)

@@ -1,11 +1,13 @@
 """The vanilla (Elman) RNN, from h_t = tanh(W_hh h_{t-1} + W_xh x_t + b)."""
+
 import torch
 
 from .checks import require_last_dim, require_tensor
 
 
-def rnn_step(x_t: torch.Tensor, h_prev: torch.Tensor, W_xh: torch.Tensor,
-             W_hh: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+def rnn_step(
+    x_t: torch.Tensor, h_prev: torch.Tensor, W_xh: torch.Tensor, W_hh: torch.Tensor, b: torch.Tensor
+) -> torch.Tensor:
     """One step: h_t = tanh(x_t W_xh^T + h_prev W_hh^T + b).
 
     x_t (B, d_in), h_prev (B, d_h), W_xh (d_h, d_in), W_hh (d_h, d_h), b (d_h,) -> (B, d_h).
@@ -15,8 +17,9 @@ def rnn_step(x_t: torch.Tensor, h_prev: torch.Tensor, W_xh: torch.Tensor,
     return torch.tanh(x_t @ W_xh.T + h_prev @ W_hh.T + b)  # (B, d_h)
 
 
-def rnn_forward(x: torch.Tensor, W_xh: torch.Tensor, W_hh: torch.Tensor, b: torch.Tensor,
-                h0: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+def rnn_forward(
+    x: torch.Tensor, W_xh: torch.Tensor, W_hh: torch.Tensor, b: torch.Tensor, h0: torch.Tensor | None = None
+) -> tuple[torch.Tensor, torch.Tensor]:
     """Run the RNN over a sequence: x (B, T, d_in) -> H (B, T, d_h), h_T (B, d_h).
 
     The input projection is one matmul for every t (parallel); the loop over t is not.
@@ -28,12 +31,12 @@ def rnn_forward(x: torch.Tensor, W_xh: torch.Tensor, W_hh: torch.Tensor, b: torc
     require_last_dim(x, W_xh.shape[1], "x", f"W_xh of shape {tuple(W_xh.shape)}")
     B, T, _ = x.shape
     h = x.new_zeros(B, W_hh.shape[0]) if h0 is None else h0  # (B, d_h)
-    U = x @ W_xh.T + b                                         # (B, T, d_h), all t at once
+    U = x @ W_xh.T + b  # (B, T, d_h), all t at once
     H = []
-    for t in range(T):                                         # sequential: t needs t-1
-        h = torch.tanh(U[:, t] + h @ W_hh.T)                   # (B, d_h)
+    for t in range(T):  # sequential: t needs t-1
+        h = torch.tanh(U[:, t] + h @ W_hh.T)  # (B, d_h)
         H.append(h)
-    return torch.stack(H, dim=1), h                            # (B, T, d_h), (B, d_h)
+    return torch.stack(H, dim=1), h  # (B, T, d_h), (B, d_h)
 
 
 def rnn_weights(rnn: torch.nn.RNN | torch.nn.RNNCell) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:

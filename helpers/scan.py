@@ -9,6 +9,7 @@ h -> a h + b, and composing affine maps is associative:
 So the prefix compositions can be combined in any grouping, e.g. as a tree. Only the
 *linear* recurrence has this property; h_t = tanh(W h_{t-1} + ...) does not.
 """
+
 import math
 
 import torch
@@ -21,19 +22,21 @@ def _check(a: torch.Tensor, b: torch.Tensor) -> None:
     require_tensor(a, "a")
     require_tensor(b, "b")
     if a.shape != b.shape or a.dim() == 0:
-        raise ValueError(f"a and b must have the same shape (N, ...) with time first, got "
-                         f"{tuple(a.shape)} and {tuple(b.shape)}")
+        raise ValueError(
+            f"a and b must have the same shape (N, ...) with time first, got "
+            f"{tuple(a.shape)} and {tuple(b.shape)}"
+        )
 
 
-def combine(left: tuple[torch.Tensor, torch.Tensor], right: tuple[torch.Tensor, torch.Tensor]
-            ) -> tuple[torch.Tensor, torch.Tensor]:
+def combine(
+    left: tuple[torch.Tensor, torch.Tensor], right: tuple[torch.Tensor, torch.Tensor]
+) -> tuple[torch.Tensor, torch.Tensor]:
     """Compose two affine steps: first `left` = (a1, b1), then `right` = (a2, b2)."""
     (a1, b1), (a2, b2) = left, right
     return a2 * a1, a2 * b1 + b2
 
 
-def linear_recurrence_loop(a: torch.Tensor, b: torch.Tensor,
-                           h0: torch.Tensor | None = None) -> torch.Tensor:
+def linear_recurrence_loop(a: torch.Tensor, b: torch.Tensor, h0: torch.Tensor | None = None) -> torch.Tensor:
     """h_t = a_t * h_{t-1} + b_t for t = 0..N-1, one step after another.
 
     a, b (N, ...) with time first (elementwise, e.g. (N, B, d)); h0 (...) or zeros.
@@ -42,14 +45,15 @@ def linear_recurrence_loop(a: torch.Tensor, b: torch.Tensor,
     _check(a, b)
     h = torch.zeros_like(b[0]) if h0 is None else h0
     out = []
-    for a_t, b_t in zip(a, b):       # sequential: step t needs h_{t-1}
+    for a_t, b_t in zip(a, b):  # sequential: step t needs h_{t-1}
         h = a_t * h + b_t
         out.append(h)
-    return torch.stack(out)          # (N, ...)
+    return torch.stack(out)  # (N, ...)
 
 
-def linear_recurrence_scan(a: torch.Tensor, b: torch.Tensor, h0: torch.Tensor | None = None,
-                           return_steps: bool = False):
+def linear_recurrence_scan(
+    a: torch.Tensor, b: torch.Tensor, h0: torch.Tensor | None = None, return_steps: bool = False
+):
     """The same h (N, ...) by a Hillis-Steele inclusive scan: ceil(log2 N) parallel steps.
 
     After the step with offset k, position t holds the composition of steps t-2k+1..t.
@@ -57,14 +61,14 @@ def linear_recurrence_scan(a: torch.Tensor, b: torch.Tensor, h0: torch.Tensor | 
     Blelloch's two-sweep scan does O(N) work in 2 log2 N steps).
     """
     _check(a, b)
-    A, Bc = a.clone(), b.clone()     # (N, ...): the composite map ending at each t
+    A, Bc = a.clone(), b.clone()  # (N, ...): the composite map ending at each t
     steps, k = 0, 1
     while k < len(a):
         A_new, B_new = combine((A[:-k], Bc[:-k]), (A[k:], Bc[k:]))  # (N-k, ...) all at once
         A = torch.cat([A[:k], A_new])
         Bc = torch.cat([Bc[:k], B_new])
         steps, k = steps + 1, 2 * k
-    h = Bc if h0 is None else A * h0 + Bc   # h_t = (a_t...a_0) h0 + B_t
+    h = Bc if h0 is None else A * h0 + Bc  # h_t = (a_t...a_0) h0 + B_t
     return (h, steps) if return_steps else h
 
 
@@ -79,11 +83,18 @@ def _two_steps() -> tuple:
     return tuple((torch.rand(3, 4), torch.randn(3, 4)) for _ in range(2))
 
 
-register_exercise("combine", reference=combine, make_inputs=_two_steps,
-                  hint="apply (a1, b1) to h, then (a2, b2) to the result: "
-                       "a2 * (a1 * h + b1) + b2, and read off the new a and b.")
-register_exercise("scan_steps_1000", reference=lambda: scan_steps(1000),
-                  hint="the offset doubles each step: 1, 2, 4, ... until it reaches N.",
-                  worked="Step s combines at offset 2^(s-1): after s steps, position t holds the last 2^s steps.\n"
-                         "The scan is done when 2^s >= N = 1000: 2^9 = 512 is too few, 2^10 = 1024 is enough.\n"
-                         "So ceil(log2 1000) = 10 steps.")
+register_exercise(
+    "combine",
+    reference=combine,
+    make_inputs=_two_steps,
+    hint="apply (a1, b1) to h, then (a2, b2) to the result: "
+    "a2 * (a1 * h + b1) + b2, and read off the new a and b.",
+)
+register_exercise(
+    "scan_steps_1000",
+    reference=lambda: scan_steps(1000),
+    hint="the offset doubles each step: 1, 2, 4, ... until it reaches N.",
+    worked="Step s combines at offset 2^(s-1): after s steps, position t holds the last 2^s steps.\n"
+    "The scan is done when 2^s >= N = 1000: 2^9 = 512 is too few, 2^10 = 1024 is enough.\n"
+    "So ceil(log2 1000) = 10 steps.",
+)

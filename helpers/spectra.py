@@ -1,4 +1,5 @@
 """Eigenvalues and singular values of recurrent weight matrices."""
+
 import torch
 
 from .checks import require_square
@@ -17,8 +18,9 @@ def largest_singular_value(W: torch.Tensor) -> float:
     return torch.linalg.matrix_norm(W.double(), ord=2).item()
 
 
-def matrix_with_spectral_radius(n: int, rho: float, *, kind: str = "gaussian",
-                                generator: torch.Generator | None = None) -> torch.Tensor:
+def matrix_with_spectral_radius(
+    n: int, rho: float, *, kind: str = "gaussian", generator: torch.Generator | None = None
+) -> torch.Tensor:
     """A random (n, n) float32 matrix with spectral radius `rho`.
 
     kind="gaussian": N(0, 1/n) entries rescaled; non-normal, so sigma_max > rho.

@@ -5,6 +5,7 @@ the target is the first one. The distractors come from the *same* vocabulary, so
 only thing that marks the target is its position: a model must know where the
 sequence starts. Guessing gives 1 / vocab (0.125 for 8 symbols).
 """
+
 import torch
 
 from .checks import require_positive_int, require_tensor
@@ -13,9 +14,9 @@ from .exercises import register_exercise
 VOCAB = 8  # symbols 0..7: chance is 1/8 = 0.125
 
 
-def first_token_recall(batch: int, delay: int, vocab: int = VOCAB,
-                       generator: torch.Generator | None = None
-                       ) -> tuple[torch.Tensor, torch.Tensor]:
+def first_token_recall(
+    batch: int, delay: int, vocab: int = VOCAB, generator: torch.Generator | None = None
+) -> tuple[torch.Tensor, torch.Tensor]:
     """x (batch, delay + 1) int64 tokens, uniform in 0..vocab-1; y = x[:, 0] (batch,).
 
     The model reads all of x and must output y: the token seen `delay` steps before the end.
@@ -24,7 +25,7 @@ def first_token_recall(batch: int, delay: int, vocab: int = VOCAB,
     require_positive_int(delay, "delay")
     require_positive_int(vocab, "vocab", minimum=2)
     x = torch.randint(0, vocab, (batch, delay + 1), generator=generator)  # (B, delay + 1)
-    return x, x[:, 0].clone()                                              # (B, delay+1), (B,)
+    return x, x[:, 0].clone()  # (B, delay+1), (B,)
 
 
 def most_frequent_token(x: torch.Tensor, vocab: int = VOCAB) -> torch.Tensor:
@@ -36,14 +37,16 @@ def most_frequent_token(x: torch.Tensor, vocab: int = VOCAB) -> torch.Tensor:
     """
     require_tensor(x, "x")
     if x.dim() != 2 or x.dtype != torch.int64:
-        raise ValueError(f"x must be a (B, L) int64 tensor of tokens, got {x.dtype} "
-                         f"of shape {tuple(x.shape)}")
+        raise ValueError(
+            f"x must be a (B, L) int64 tensor of tokens, got {x.dtype} of shape {tuple(x.shape)}"
+        )
     counts = torch.nn.functional.one_hot(x, vocab).sum(dim=1)  # (B, vocab)
-    return counts.argmax(dim=-1)                                # (B,), first maximum wins
+    return counts.argmax(dim=-1)  # (B,), first maximum wins
 
 
-def order_blind_accuracy(delay: int, vocab: int = VOCAB, n: int = 20_000,
-                         generator: torch.Generator | None = None) -> float:
+def order_blind_accuracy(
+    delay: int, vocab: int = VOCAB, n: int = 20_000, generator: torch.Generator | None = None
+) -> float:
     """Accuracy of `most_frequent_token` on the task: the ceiling for any order-blind model."""
     x, y = first_token_recall(n, delay, vocab, generator)
     return (most_frequent_token(x, vocab) == y).double().mean().item()
@@ -53,15 +56,21 @@ def _random_tokens() -> tuple[torch.Tensor]:
     return (torch.randint(0, VOCAB, (6, 11)),)
 
 
-register_exercise("most_frequent_token", reference=most_frequent_token,
-                  make_inputs=_random_tokens,
-                  hint="count each token per row (torch.nn.functional.one_hot(x, 8).sum(1)), "
-                       "then take the argmax: it returns the first maximum, i.e. the smallest id.")
-register_exercise("order_blind_two_tokens", reference=lambda: 9 / 16,
-                  hint="split into two cases. How likely are the two tokens equal, and is the "
-                       "guess right then? If they differ, the bag {a, b} does not say which came "
-                       "first: how often is a guess right? Add the two cases, weighted.",
-                  worked="The two tokens are equal with probability 1/8: the bag {a, a} names the first token.\n"
-                         "They differ with probability 7/8: {a, b} could have started with either token,\n"
-                         "so a guess is right half the time.\n"
-                         "Accuracy = 1/8 * 1 + 7/8 * 1/2 = 2/16 + 7/16 = 9/16 = 0.5625.")
+register_exercise(
+    "most_frequent_token",
+    reference=most_frequent_token,
+    make_inputs=_random_tokens,
+    hint="count each token per row (torch.nn.functional.one_hot(x, 8).sum(1)), "
+    "then take the argmax: it returns the first maximum, i.e. the smallest id.",
+)
+register_exercise(
+    "order_blind_two_tokens",
+    reference=lambda: 9 / 16,
+    hint="split into two cases. How likely are the two tokens equal, and is the "
+    "guess right then? If they differ, the bag {a, b} does not say which came "
+    "first: how often is a guess right? Add the two cases, weighted.",
+    worked="The two tokens are equal with probability 1/8: the bag {a, a} names the first token.\n"
+    "They differ with probability 7/8: {a, b} could have started with either token,\n"
+    "so a guess is right half the time.\n"
+    "Accuracy = 1/8 * 1 + 7/8 * 1/2 = 2/16 + 7/16 = 9/16 = 0.5625.",
+)

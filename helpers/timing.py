@@ -4,10 +4,11 @@ Wall time is measured with torch.utils.benchmark (warm-up, repeats, median and I
 a fixed thread count); work is counted with torch.utils.flop_counter.FlopCounterMode,
 which is exact and deterministic. Notebook 06 uses everything here.
 """
+
 import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import ipywidgets as W
 import torch
@@ -40,15 +41,16 @@ def one_thread():
     return thread_count(1)
 
 
-THREADS = 1     # every timing runs on one CPU thread: comparable across machines, robust under load
-D_MODEL = 128   # the article's embedding_dim
-HEADS = 4       # the article's num_heads
+THREADS = 1  # every timing runs on one CPU thread: comparable across machines, robust under load
+D_MODEL = 128  # the article's embedding_dim
+HEADS = 4  # the article's num_heads
 MODELS = ("RNNCell loop", "nn.RNN (fused)", "attention (MHA)")
 
 
 # --- the article's two models, copied exactly, and PyTorch's fused RNN -----------------
 # Notebook 06 also shows these classes verbatim, because it runs the article's snippet as
 # written; this copy serves the benchmark grid and the widget, which also run outside 06.
+
 
 class CustomRNN(nn.Module):
     def __init__(self, dim):
@@ -84,7 +86,7 @@ class FusedRNN(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         _, h_n = self.rnn(x)  # h_n (1, B, d)
-        return h_n[0]         # (B, d)
+        return h_n[0]  # (B, d)
 
 
 def article_models(dim: int = D_MODEL, device: str | torch.device = "cpu") -> dict[str, nn.Module]:
@@ -98,12 +100,14 @@ def article_models(dim: int = D_MODEL, device: str | torch.device = "cpu") -> di
 
 # --- wall time ------------------------------------------------------------------------
 
+
 @dataclass
 class Timing:
     """Per-call wall time of one workload, in milliseconds: median, quartiles (IQR), runs."""
+
     median_ms: float
-    q1_ms: float   # first quartile: a quarter of the runs were faster
-    q3_ms: float   # third quartile: a quarter were slower
+    q1_ms: float  # first quartile: a quarter of the runs were faster
+    q3_ms: float  # third quartile: a quarter were slower
     runs: int
 
     @classmethod
@@ -135,14 +139,19 @@ def _block(fn: Callable[[], object], number: int, device) -> float:
 
 def _calls_per_block(fn: Callable[[], object], device) -> tuple[float, int]:
     """Warm fn up; return the seconds of one warm call and how many calls fill 5 ms."""
-    one = _block(fn, 1, device)          # warm-up: allocations, caches, lazy set-up
-    if one < 0.005:                      # tiny: size the block from a warm call
+    one = _block(fn, 1, device)  # warm-up: allocations, caches, lazy set-up
+    if one < 0.005:  # tiny: size the block from a warm call
         one = _block(fn, 1, device)
     return one, max(1, int(0.005 / one))
 
 
-def time_fn(fn: Callable[[], object], *, repeats: int = 5, threads: int | None = None,
-            device: str | torch.device = "cpu") -> Timing:
+def time_fn(
+    fn: Callable[[], object],
+    *,
+    repeats: int = 5,
+    threads: int | None = None,
+    device: str | torch.device = "cpu",
+) -> Timing:
     """Warm up `fn`, then time it with torch.utils.benchmark.Timer.blocked_autorange.
 
     Tiny calls are repeated inside each timed block so that the timer's own cost is
@@ -153,15 +162,20 @@ def time_fn(fn: Callable[[], object], *, repeats: int = 5, threads: int | None =
     with thread_count(n_threads):
         one, _ = _calls_per_block(fn, device)  # warm-up
         timer = benchmark.Timer("fn()", globals={"fn": fn}, num_threads=n_threads)
-        times = []                             # seconds per call, one entry per timed block
-        while len(times) < repeats:            # each autorange times blocks for min_run_time
+        times = []  # seconds per call, one entry per timed block
+        while len(times) < repeats:  # each autorange times blocks for min_run_time
             left = repeats - len(times)
             times += timer.blocked_autorange(min_run_time=max(0.02, left * one)).times
     return Timing.from_seconds(times)
 
 
-def time_fns(fns: dict[str, Callable[[], object]], *, repeats: int = 5, threads: int | None = None,
-             device: str | torch.device = "cpu") -> dict[str, Timing]:
+def time_fns(
+    fns: dict[str, Callable[[], object]],
+    *,
+    repeats: int = 5,
+    threads: int | None = None,
+    device: str | torch.device = "cpu",
+) -> dict[str, Timing]:
     """Time several calls *interleaved*: after a warm-up of each, every round times each once.
 
     A burst of load from other programs then slows all of them alike, instead of biasing
@@ -184,15 +198,23 @@ def workload(model: nn.Module, x: torch.Tensor, backward: bool = False) -> Calla
     return lambda: model(x)
 
 
-def compare(batch: int, seq_len: int, dim: int = D_MODEL, *, backward: bool = False,
-            repeats: int = 5, device: str | torch.device = "cpu") -> dict[str, Timing]:
+def compare(
+    batch: int,
+    seq_len: int,
+    dim: int = D_MODEL,
+    *,
+    backward: bool = False,
+    repeats: int = 5,
+    device: str | torch.device = "cpu",
+) -> dict[str, Timing]:
     """Time the three models (MODELS) on one random input x (batch, seq_len, dim)."""
     require_positive_int(batch, "batch")
     require_positive_int(seq_len, "seq_len")
     models = article_models(dim, device)
     x = torch.randn(batch, seq_len, dim, device=device)
-    return time_fns({name: workload(m, x, backward) for name, m in models.items()},
-                    repeats=repeats, device=device)
+    return time_fns(
+        {name: workload(m, x, backward) for name, m in models.items()}, repeats=repeats, device=device
+    )
 
 
 def show(times: dict[str, Timing], title: str) -> None:
@@ -209,6 +231,7 @@ def devices() -> list[str]:
 
 
 # --- work: FLOPs and operator calls -----------------------------------------------------
+
 
 def flops(fn: Callable[[], object]) -> int:
     """Floating-point operations that fn() performs, counted by FlopCounterMode (matmuls)."""
@@ -281,29 +304,43 @@ def complexity_table(seq_len: int = 512, dim: int = D_MODEL) -> Table:
     """The article's table (Vaswani et al. 2017, Table 1, rows 1-3) beside counts made here, at B=1."""
     rnn, att = MODELS[1], MODELS[2]
 
-    def calls(name):   # operator calls at N, then at 2N
+    def calls(name):  # operator calls at N, then at 2N
         return f"{_calls_at(name, seq_len, dim)} -> {_calls_at(name, 2 * seq_len, dim)} operator calls"
 
-    def growth(name, n, d):   # FLOPs at (n, d) over FLOPs at (seq_len, dim)
+    def growth(name, n, d):  # FLOPs at (n, d) over FLOPs at (seq_len, dim)
         return f"x{counted_flops(name, 1, n, d) / counted_flops(name, 1, seq_len, dim):.2f}"
 
-    return Table([
-        ["", "article: RNN", f"counted: {rnn}", "article: attention", f"counted: {att}"],
-        ["sequential operations", "O(N)", calls(rnn), "O(1)", calls(att)],
-        ["FLOPs per layer", "O(N d^2)", "4 N d^2", "O(N^2 d)", "8 N d^2 + 4 N^2 d"],
-        [f"  when N doubles (N={seq_len})", "x2", growth(rnn, 2 * seq_len, dim),
-         "x4", growth(att, 2 * seq_len, dim)],
-        [f"  when d doubles (d={dim})", "x4", growth(rnn, seq_len, 2 * dim),
-         "x2", growth(att, seq_len, 2 * dim)],
-        ["maximum path length", "O(N)", "N (notebook 04)", "O(1)", "1 (notebook 04)"],
-    ])
+    return Table(
+        [
+            ["", "article: RNN", f"counted: {rnn}", "article: attention", f"counted: {att}"],
+            ["sequential operations", "O(N)", calls(rnn), "O(1)", calls(att)],
+            ["FLOPs per layer", "O(N d^2)", "4 N d^2", "O(N^2 d)", "8 N d^2 + 4 N^2 d"],
+            [
+                f"  when N doubles (N={seq_len})",
+                "x2",
+                growth(rnn, 2 * seq_len, dim),
+                "x4",
+                growth(att, 2 * seq_len, dim),
+            ],
+            [
+                f"  when d doubles (d={dim})",
+                "x4",
+                growth(rnn, seq_len, 2 * dim),
+                "x2",
+                growth(att, seq_len, 2 * dim),
+            ],
+            ["maximum path length", "O(N)", "N (notebook 04)", "O(1)", "1 (notebook 04)"],
+        ]
+    )
 
 
 # --- a grid of measurements for the explorer ----------------------------------------------
 
+
 @dataclass
 class Grid:
     """Forward times measured once, so that the explorer redraws without re-timing."""
+
     seq_lens: tuple[int, ...]
     batches: tuple[int, ...]
     dim: int
@@ -316,16 +353,23 @@ class Grid:
     def at(self, batch: int, seq_len: int, device: str = "cpu") -> dict[str, Timing]:
         """The three models' timings at one grid point."""
         if (device, MODELS[0], batch, seq_len) not in self.times:
-            raise ValueError(f"batch={batch}, seq_len={seq_len} on {device!r} was not measured; "
-                             f"measured seq_lens {self.seq_lens}, batches {self.batches}")
+            raise ValueError(
+                f"batch={batch}, seq_len={seq_len} on {device!r} was not measured; "
+                f"measured seq_lens {self.seq_lens}, batches {self.batches}"
+            )
         return {name: self.times[(device, name, batch, seq_len)] for name in MODELS}
 
 
 LATEST: list[Grid] = []  # the last grid measured; the explorer draws it
 
 
-def measure_grid(seq_lens=(16, 32, 64, 128, 256, 512), batches=(1, 4, 32), dim: int = D_MODEL,
-                 repeats: int = 4, on=("cpu",)) -> Grid:
+def measure_grid(
+    seq_lens=(16, 32, 64, 128, 256, 512),
+    batches=(1, 4, 32),
+    dim: int = D_MODEL,
+    repeats: int = 4,
+    on=("cpu",),
+) -> Grid:
     """Forward time of every model at every (batch, seq_len), on every device in `on`."""
     if not seq_lens or not batches:
         raise ValueError(f"seq_lens and batches must be non-empty, got {seq_lens!r}, {batches!r}")
@@ -368,25 +412,40 @@ def plot_cost(seq_len: int = 512, batch: int = 32, grid: Grid | None = None):
     for dev, style in zip(grid.devices, ("-o", "--s")):
         for name, color in zip(MODELS, COLORS):
             ts = [grid.times[(dev, name, batch, n)] for n in grid.seq_lens]
-            ax_t.errorbar(grid.seq_lens, [t.median_ms for t in ts], fmt=style, color=color, ms=4,
-                          yerr=[[t.median_ms - t.q1_ms for t in ts], [t.q3_ms - t.median_ms for t in ts]],
-                          label=f"{name}, {dev}")
+            ax_t.errorbar(
+                grid.seq_lens,
+                [t.median_ms for t in ts],
+                fmt=style,
+                color=color,
+                ms=4,
+                yerr=[[t.median_ms - t.q1_ms for t in ts], [t.q3_ms - t.median_ms for t in ts]],
+                label=f"{name}, {dev}",
+            )
     ns = [n for n in range(grid.seq_lens[0], grid.seq_lens[-1] + 1, 4)]
     ax_f.plot(ns, [rnn_flops(batch, n, grid.dim) for n in ns], color=COLORS[0], label="RNN (loop or fused)")
     ax_f.plot(ns, [attention_flops(batch, n, grid.dim) for n in ns], color=COLORS[2], label=MODELS[2])
-    ax_f.plot(ns, [4 * batch * n**2 * grid.dim for n in ns], color=COLORS[2], ls="--",
-              label="attention: QKᵀ and AV only, 4BN²d")
+    ax_f.plot(
+        ns,
+        [4 * batch * n**2 * grid.dim for n in ns],
+        color=COLORS[2],
+        ls="--",
+        label="attention: QKᵀ and AV only, 4BN²d",
+    )
     ax_f.axvline(grid.dim, color="gray", ls=":", label=f"N = d = {grid.dim}: N²d = Nd²")
     for ax in (ax_t, ax_f):
         ax.axvline(seq_len, color="black", ls="-.", lw=1, label=f"chosen N = {seq_len}")
         _plain_log_axes(ax, grid.seq_lens)
         ax.legend(fontsize=8, loc="upper left")
     ratio = at[MODELS[2]].median_ms / at[MODELS[1]].median_ms
-    ax_t.set(ylabel="forward time (ms; median, IQR bars)",
-             title=f"measured ({grid.devices[0]}), B={batch}; at N={seq_len}: attention / nn.RNN = {ratio:.2g}")
+    ax_t.set(
+        ylabel="forward time (ms; median, IQR bars)",
+        title=f"measured ({grid.devices[0]}), B={batch}; at N={seq_len}: attention / nn.RNN = {ratio:.2g}",
+    )
     flop_ratio = attention_flops(batch, seq_len, grid.dim) / rnn_flops(batch, seq_len, grid.dim)
-    ax_f.set(ylabel="forward FLOPs (multiply-add = 2)",
-             title=f"counted, B={batch}; at N={seq_len}: attention / RNN = N/d + 2 = {flop_ratio:.3g}")
+    ax_f.set(
+        ylabel="forward FLOPs (multiply-add = 2)",
+        title=f"counted, B={batch}; at N={seq_len}: attention / RNN = N/d + 2 = {flop_ratio:.3g}",
+    )
     return fig
 
 
@@ -397,14 +456,21 @@ def explore_cost() -> Explorer:
         measure_grid(seq_lens=(16, 64, 256), batches=(1, 32), repeats=1)
     grid = LATEST[0]
     pick = lambda label, options: W.SelectionSlider(
-        description=label, options=list(options), value=options[-1], continuous_update=False,
-        style={"description_width": "initial"})
-    return Explorer(lambda seq_len, batch: plot_cost(seq_len, batch, grid),
-                    {"seq_len": pick("sequence length", grid.seq_lens),
-                     "batch": pick("batch size", grid.batches)}, name="cost")
+        description=label,
+        options=list(options),
+        value=options[-1],
+        continuous_update=False,
+        style={"description_width": "initial"},
+    )
+    return Explorer(
+        lambda seq_len, batch: plot_cost(seq_len, batch, grid),
+        {"seq_len": pick("sequence length", grid.seq_lens), "batch": pick("batch size", grid.batches)},
+        name="cost",
+    )
 
 
 # --- exercises --------------------------------------------------------------------------
+
 
 def _small_shape() -> tuple[int, int, int]:
     """batch 2..5 < dim 8..32 (a multiple of 4 heads) and an odd seq_len 7..31: no two can be swapped."""
@@ -412,22 +478,31 @@ def _small_shape() -> tuple[int, int, int]:
     return 2 + g[0] % 4, 7 + 2 * (g[1] % 13), 8 * (1 + g[2] % 4)  # batch, seq_len, dim
 
 
-register_exercise("rnn_flops", reference=lambda b, n, d: counted_flops(MODELS[0], b, n, d),
-                  make_inputs=_small_shape,
-                  hint="each of the N steps does two (B, d) x (d, d) matmuls; one costs 2 B d^2.",
-                  worked="Each of the N steps runs x_t W_ih^T and h W_hh^T: two (B, d) x (d, d) matmuls.\n"
-                         "One costs B d^2 multiply-adds = 2 B d^2 FLOPs; the biases and tanh are not counted.\n"
-                         "def rnn_flops(B, N, d): return N * 2 * (2 * B * d**2)   # = 4 B N d^2\n"
-                         "e.g. B, N, d = 2, 9, 16: 4 * 2 * 9 * 16**2 = 18432.")
-register_exercise("attention_flops", reference=lambda b, n, d: counted_flops(MODELS[2], b, n, d),
-                  make_inputs=_small_shape,
-                  hint="four (B N, d) x (d, d) projections (q, k, v, out), then Q K^T and A V, "
-                       "2 B N^2 d each; a multiply-add counts as 2 FLOPs.",
-                  worked="q, k, v and the output projection: four (B N, d) x (d, d) matmuls, 2 B N d^2 each.\n"
-                         "Q K^T and A V over the heads: (N, d/h) x (d/h, N) per head, 2 B N^2 d each in all.\n"
-                         "def attention_flops(B, N, d): return 8 * B * N * d**2 + 4 * B * N**2 * d\n"
-                         "e.g. B, N, d = 2, 9, 16: 8*2*9*16**2 + 4*2*9**2*16 = 36864 + 10368 = 47232.")
-register_exercise("ten_times_the_flops", reference=lambda: 8 * D_MODEL,
-                  hint="solve N/d + 2 = 10 for N, with d = 128.",
-                  worked="attention / RNN = (8 B N d^2 + 4 B N^2 d) / (4 B N d^2) = 2 + N/d.\n"
-                         "2 + N/d = 10 gives N = 8 d; with d = 128: N = 8 * 128 = 1024.")
+register_exercise(
+    "rnn_flops",
+    reference=lambda b, n, d: counted_flops(MODELS[0], b, n, d),
+    make_inputs=_small_shape,
+    hint="each of the N steps does two (B, d) x (d, d) matmuls; one costs 2 B d^2.",
+    worked="Each of the N steps runs x_t W_ih^T and h W_hh^T: two (B, d) x (d, d) matmuls.\n"
+    "One costs B d^2 multiply-adds = 2 B d^2 FLOPs; the biases and tanh are not counted.\n"
+    "def rnn_flops(B, N, d): return N * 2 * (2 * B * d**2)   # = 4 B N d^2\n"
+    "e.g. B, N, d = 2, 9, 16: 4 * 2 * 9 * 16**2 = 18432.",
+)
+register_exercise(
+    "attention_flops",
+    reference=lambda b, n, d: counted_flops(MODELS[2], b, n, d),
+    make_inputs=_small_shape,
+    hint="four (B N, d) x (d, d) projections (q, k, v, out), then Q K^T and A V, "
+    "2 B N^2 d each; a multiply-add counts as 2 FLOPs.",
+    worked="q, k, v and the output projection: four (B N, d) x (d, d) matmuls, 2 B N d^2 each.\n"
+    "Q K^T and A V over the heads: (N, d/h) x (d/h, N) per head, 2 B N^2 d each in all.\n"
+    "def attention_flops(B, N, d): return 8 * B * N * d**2 + 4 * B * N**2 * d\n"
+    "e.g. B, N, d = 2, 9, 16: 8*2*9*16**2 + 4*2*9**2*16 = 36864 + 10368 = 47232.",
+)
+register_exercise(
+    "ten_times_the_flops",
+    reference=lambda: 8 * D_MODEL,
+    hint="solve N/d + 2 = 10 for N, with d = 128.",
+    worked="attention / RNN = (8 B N d^2 + 4 B N^2 d) / (4 B N d^2) = 2 + N/d.\n"
+    "2 + N/d = 10 gives N = 8 d; with d = 128: N = 8 * 128 = 1024.",
+)

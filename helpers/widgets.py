@@ -1,8 +1,9 @@
 """Widgets are thin wrappers: controls above a figure that a plain function draws."""
+
 import base64
 import io
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import ipywidgets as W
 from matplotlib.figure import Figure
@@ -16,11 +17,27 @@ def register(factory: Callable[[], "Explorer"]) -> Callable[[], "Explorer"]:
     return factory
 
 
+def explorers() -> dict[str, Callable[[], "Explorer"]]:
+    """Every registered explorer factory, by name, after importing every helpers module."""
+    from . import import_all
+
+    import_all()
+    return EXPLORERS
+
+
 def slider(description: str, min, max, step, value, **kw) -> W.ValueWidget:
     """An int or float slider that redraws on release (not on every pixel of a drag)."""
     kind = W.IntSlider if all(isinstance(v, int) for v in (min, max, step, value)) else W.FloatSlider
-    return kind(description=description, min=min, max=max, step=step, value=value,
-                continuous_update=False, style={"description_width": "initial"}, **kw)
+    return kind(
+        description=description,
+        min=min,
+        max=max,
+        step=step,
+        value=value,
+        continuous_update=False,
+        style={"description_width": "initial"},
+        **kw,
+    )
 
 
 def _png(fig: Figure) -> str:

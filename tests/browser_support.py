@@ -8,6 +8,7 @@ its kernels and the browser are always shut down, also when a test fails.
         run_all(page)
         for explorer in explorers(page): ...
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -30,17 +31,27 @@ NOTEBOOKS = ROOT / "notebooks"
 ARTIFACTS = ROOT / "artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
 REDRAW_JSON = ARTIFACTS / "browser_redraw.json"
-EXPLORER_PREFIX = "Explorer("        # helpers.widgets.Explorer.__repr__, the widget's text/plain
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+EXPLORER_PREFIX = "Explorer("  # helpers.widgets.Explorer.__repr__, the widget's text/plain
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
 
 
 # --------------------------------------------------------------------------- what to test
 def find_chromium() -> str | None:
     """$CHROMIUM if set (and nothing else), else Debian's chromium; None when there is none.
     Never downloads a browser."""
-    candidates = [os.environ["CHROMIUM"]] if os.environ.get("CHROMIUM") else [
-        "chromium", "chromium-browser", "/usr/bin/chromium"]
+    candidates = (
+        [os.environ["CHROMIUM"]]
+        if os.environ.get("CHROMIUM")
+        else ["chromium", "chromium-browser", "/usr/bin/chromium"]
+    )
     return next((found for c in candidates if (found := shutil.which(c))), None)
 
 
@@ -56,6 +67,7 @@ def explorers_in(ipynb: Path) -> list[tuple[str, str]]:
     the benchmark names widgets; the Explorer's own name when the cell calls none."""
     try:
         from helpers.widgets import EXPLORERS
+
         factories = list(EXPLORERS)
     except Exception:  # a broken helpers package must not stop test collection
         factories = []
@@ -67,9 +79,10 @@ def explorers_in(ipynb: Path) -> list[tuple[str, str]]:
             data = out.get("data", {})
             text = "".join(data.get("text/plain", ""))
             if "application/vnd.jupyter.widget-view+json" in data and text.startswith(EXPLORER_PREFIX):
-                name = text[len(EXPLORER_PREFIX):].split(":")[0].rstrip(")")
-                called = ([k for k in factories if re.search(rf"\b{re.escape(k)}\s*\(", source)]
-                          or re.findall(r"\b(explore_\w+)\s*\(", source))
+                name = text[len(EXPLORER_PREFIX) :].split(":")[0].rstrip(")")
+                called = [k for k in factories if re.search(rf"\b{re.escape(k)}\s*\(", source)] or re.findall(
+                    r"\b(explore_\w+)\s*\(", source
+                )
                 found.append((name, called[-1] if called else name))
     return found
 
@@ -86,8 +99,9 @@ class Lab:
     root: Path
 
     def api(self, method: str, path: str) -> object:
-        req = urllib.request.Request(f"{self.url}{path}", method=method,
-                                     headers={"Authorization": f"token {self.token}"})
+        req = urllib.request.Request(
+            f"{self.url}{path}", method=method, headers={"Authorization": f"token {self.token}"}
+        )
         with urllib.request.urlopen(req, timeout=10) as r:
             body = r.read()
         return json.loads(body) if body else None
@@ -120,23 +134,37 @@ def jupyter_lab(copy_of: Path = NOTEBOOKS, timeout: float = 90):
         for sub in ("config", "data", "runtime", "settings", "workspaces"):
             (tmp / sub).mkdir()
         token, port = secrets.token_hex(16), free_port()
-        env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp / "config"),
-               "JUPYTER_DATA_DIR": str(tmp / "data"), "JUPYTER_RUNTIME_DIR": str(tmp / "runtime"),
-               "JUPYTER_PLATFORM_DIRS": "1", "PYDEVD_DISABLE_FILE_VALIDATION": "1",
-               "MPLBACKEND": "Agg"}
+        env = {
+            **os.environ,
+            "JUPYTER_CONFIG_DIR": str(tmp / "config"),
+            "JUPYTER_DATA_DIR": str(tmp / "data"),
+            "JUPYTER_RUNTIME_DIR": str(tmp / "runtime"),
+            "JUPYTER_PLATFORM_DIRS": "1",
+            "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+            "MPLBACKEND": "Agg",
+        }
         jupyter = Path(sys.executable).with_name("jupyter")
-        cmd = [str(jupyter), "lab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
-               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-               "--ServerApp.open_browser=False", "--LabApp.expose_app_in_browser=True",
-               f"--LabApp.user_settings_dir={tmp / 'settings'}",
-               f"--LabApp.workspaces_dir={tmp / 'workspaces'}",
-               "--LabApp.news_url=",
-               "--LabApp.extension_manager=readonly"]
+        cmd = [
+            str(jupyter),
+            "lab",
+            "--no-browser",
+            f"--port={port}",
+            "--ip=127.0.0.1",
+            f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={root}",
+            "--ServerApp.open_browser=False",
+            "--LabApp.expose_app_in_browser=True",
+            f"--LabApp.user_settings_dir={tmp / 'settings'}",
+            f"--LabApp.workspaces_dir={tmp / 'workspaces'}",
+            "--LabApp.news_url=",
+            "--LabApp.extension_manager=readonly",
+        ]
         if hasattr(os, "geteuid") and os.geteuid() == 0:
-            cmd.append("--allow-root")   # containers and CI runners often run as root
+            cmd.append("--allow-root")  # containers and CI runners often run as root
         log = open(tmp / "server.log", "w")
-        proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
         lab = Lab(url=f"http://127.0.0.1:{port}", token=token, root=root)
         try:
             deadline = time.monotonic() + timeout
@@ -147,8 +175,10 @@ def jupyter_lab(copy_of: Path = NOTEBOOKS, timeout: float = 90):
                     lab.api("GET", "/api/status")
                     break
                 if time.monotonic() > deadline:
-                    raise TimeoutError(f"JupyterLab did not start in {timeout} s:\n"
-                                       f"{(tmp / 'server.log').read_text()[-3000:]}")
+                    raise TimeoutError(
+                        f"JupyterLab did not start in {timeout} s:\n"
+                        f"{(tmp / 'server.log').read_text()[-3000:]}"
+                    )
                 time.sleep(0.3)
             yield lab
         finally:
@@ -168,6 +198,7 @@ def jupyter_lab(copy_of: Path = NOTEBOOKS, timeout: float = 90):
 def chromium(executable: str, width: int = 1280, height: int = 900):
     """Headless Chromium driven by Playwright (never `playwright install`)."""
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         try:
@@ -231,11 +262,15 @@ def open_notebook(context, lab: Lab, name: str, timeout_ms: int = 120_000):
     page.js_errors = []
     page.on("pageerror", lambda e: page.js_errors.append(str(e)))
     page.goto(f"{lab.url}/lab/tree/{name}?token={lab.token}")
-    page.wait_for_function("() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
-                           " return w && w.context && w.context.path.endsWith(" + json.dumps(name) + "); }",
-                           timeout=timeout_ms)
-    page.evaluate("async () => { const w = window.jupyterapp.shell.currentWidget;"
-                  " await w.context.ready; await w.sessionContext.ready; }")
+    page.wait_for_function(
+        "() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
+        " return w && w.context && w.context.path.endsWith(" + json.dumps(name) + "); }",
+        timeout=timeout_ms,
+    )
+    page.evaluate(
+        "async () => { const w = window.jupyterapp.shell.currentWidget;"
+        " await w.context.ready; await w.sessionContext.ready; }"
+    )
     return page
 
 
@@ -257,21 +292,24 @@ def explorers(page, expected: int, timeout_ms: int = 60_000) -> list[str]:
     page.wait_for_function(
         "(n) => { const ex = (%s)(); return ex.length === n && ex.every("
         "e => e.querySelector(':scope > .widget-output .jp-OutputArea-output')); }" % _JS_EXPLORERS.strip(),
-        arg=expected, timeout=timeout_ms)
+        arg=expected,
+        timeout=timeout_ms,
+    )
     page.evaluate(_JS_MARK, "explorer-")
     return [f'[data-explorer="explorer-{i}"]' for i in range(expected)]
 
 
 @dataclass
 class Control:
-    kind: str      # "slider", "dropdown", "checkbox"
+    kind: str  # "slider", "dropdown", "checkbox"
     label: str
     selector: str  # the element that takes the input
 
 
 def controls(page, explorer: str) -> list[Control]:
     """The controls above an explorer's output, in order."""
-    found = page.evaluate("""(sel) => {
+    found = page.evaluate(
+        """(sel) => {
       const box = document.querySelector(sel);
       const row = box.querySelector(':scope > .widget-hbox');   // Explorer: VBox([HBox(controls), Output])
       const items = [...(row ? row.children : []),
@@ -283,14 +321,22 @@ def controls(page, explorer: str) -> list[Control]:
                    : e.querySelector('input[type=checkbox]') ? 'checkbox' : 'other';
         return [kind, label.trim()];
       });
-    }""", explorer)
-    inner = {"slider": " .noUi-handle", "dropdown": " select", "checkbox": " input[type=checkbox]",
-             "other": ""}
-    return [Control(kind, label, f'{explorer} [data-control="{i}"]{inner[kind]}')
-            for i, (kind, label) in enumerate(found)]
+    }""",
+        explorer,
+    )
+    inner = {
+        "slider": " .noUi-handle",
+        "dropdown": " select",
+        "checkbox": " input[type=checkbox]",
+        "other": "",
+    }
+    return [
+        Control(kind, label, f'{explorer} [data-control="{i}"]{inner[kind]}')
+        for i, (kind, label) in enumerate(found)
+    ]
 
 
-SLIDER_KEYS = ("ArrowRight", "ArrowRight", "ArrowLeft", "End")   # End (or Home): a visible change
+SLIDER_KEYS = ("ArrowRight", "ArrowRight", "ArrowLeft", "End")  # End (or Home): a visible change
 _OPPOSITE = {"ArrowRight": "ArrowLeft", "ArrowLeft": "ArrowRight", "End": "Home", "Home": "End"}
 
 
@@ -302,7 +348,7 @@ def move(page, control: Control, step: int) -> None:
         low, now, top = (float(el.get_attribute(f"aria-value{a}")) for a in ("min", "now", "max"))
         key = SLIDER_KEYS[step % len(SLIDER_KEYS)]
         if key == "End" and now > (low + top) / 2:
-            key = "Home"          # to the far end, so "after" differs from "before"
+            key = "Home"  # to the far end, so "after" differs from "before"
         if (key in ("ArrowRight", "End") and now >= top) or (key in ("ArrowLeft", "Home") and now <= low):
             key = _OPPOSITE[key]
         el.focus()
@@ -317,7 +363,9 @@ def move(page, control: Control, step: int) -> None:
         raise NotImplementedError(f"no way to move a control of kind {control.kind!r}")
 
 
-def timed_move(page, explorer: str, control: Control, step: int, timeout_ms: int = 30_000) -> tuple[float, str]:
+def timed_move(
+    page, explorer: str, control: Control, step: int, timeout_ms: int = 30_000
+) -> tuple[float, str]:
     """Move `control` once; the milliseconds until the new output is painted, and its text."""
     page.evaluate(_JS_ARM, explorer)
     move(page, control, step)
@@ -341,11 +389,13 @@ async (code) => {
 def kernel_redraw_ms(page, name: str) -> float | None:
     """The kernel's own time for the last redraw of Explorer `name` (its `last_redraw_s`), ms:
     what the browser measures minus this is the browser's and the messages' share."""
-    code = ("import gc as _gc, json as _json, warnings as _w\nfrom helpers.widgets import Explorer as _E\n"
-            "with _w.catch_warnings():\n"
-            "    _w.simplefilter('ignore')\n"
-            f"    _found = [e for e in _gc.get_objects() if isinstance(e, _E) and e.name == {name!r}]\n"
-            "print(_json.dumps(max(_found, key=lambda e: e.redraws).last_redraw_s * 1000 if _found else None))\n"
-            "del _gc, _json, _w, _E, _found")
+    code = (
+        "import gc as _gc, json as _json, warnings as _w\nfrom helpers.widgets import Explorer as _E\n"
+        "with _w.catch_warnings():\n"
+        "    _w.simplefilter('ignore')\n"
+        f"    _found = [e for e in _gc.get_objects() if isinstance(e, _E) and e.name == {name!r}]\n"
+        "print(_json.dumps(max(_found, key=lambda e: e.redraws).last_redraw_s * 1000 if _found else None))\n"
+        "del _gc, _json, _w, _E, _found"
+    )
     out = page.evaluate(_JS_KERNEL_PRINT, code).strip()
     return json.loads(out) if out else None

@@ -1,4 +1,5 @@
 """Attention helpers against PyTorch: SDPA, masks, heads, path length, the explorers."""
+
 import math
 
 import pytest
@@ -10,14 +11,9 @@ import helpers
 from helpers import attention, multihead, pathlength
 
 
-@pytest.fixture
-def g():
-    return torch.Generator().manual_seed(0)
-
-
 def test_padding_mask_equals_key_padding_in_sdpa(g):
     q, k, v = torch.randn(3, 2, 5, 4, generator=g)
-    mask = attention.padding_mask([5, 3], 5)                  # (2, 1, 5)
+    mask = attention.padding_mask([5, 3], 5)  # (2, 1, 5)
     out, w = helpers.scaled_dot_product_attention(q, k, v, mask)
     assert_close(out, F.scaled_dot_product_attention(q, k, v, attn_mask=mask))
     assert w[1, :, 3:].abs().max() == 0 and w[0].min() > 0
@@ -31,7 +27,7 @@ def test_mask_conventions_identity():
     assert_close(mha(x, x, x, attn_mask=~tril)[0], ref)
     assert_close(F.scaled_dot_product_attention(x, x, x, attn_mask=tril), ref)
     wrong = mha(x, x, x, attn_mask=tril)[0]
-    assert torch.isnan(wrong[0, -1]).all()                     # the last row has nothing left
+    assert torch.isnan(wrong[0, -1]).all()  # the last row has nothing left
 
 
 def test_identity_attention_is_plain_attention(g):
@@ -44,7 +40,9 @@ def test_split_and_merge_heads(n_heads, g):
     x = torch.randn(2, 5, 12, generator=g)
     heads = attention.split_heads(x, n_heads)
     assert heads.shape == (2, n_heads, 5, 12 // n_heads)
-    assert_close(heads[:, 1 % n_heads], x[..., (1 % n_heads) * (12 // n_heads):((1 % n_heads) + 1) * (12 // n_heads)])
+    assert_close(
+        heads[:, 1 % n_heads], x[..., (1 % n_heads) * (12 // n_heads) : ((1 % n_heads) + 1) * (12 // n_heads)]
+    )
     assert_close(attention.merge_heads(heads), x)
 
 
@@ -94,8 +92,8 @@ def test_heads_explorer_offers_only_divisors_and_keeps_the_parameter_count():
 def test_hand_built_heads_attend_to_their_partner():
     x = multihead.toy_embeddings()
     mha = multihead.hand_built_heads()
-    _, w = mha(x, x, x, average_attn_weights=False)            # (1, 2, 6, 6)
-    assert (w[0, 0, 1:].argmax(-1) == torch.arange(5)).all()   # previous word
+    _, w = mha(x, x, x, average_attn_weights=False)  # (1, 2, 6, 6)
+    assert (w[0, 0, 1:].argmax(-1) == torch.arange(5)).all()  # previous word
     assert w[0, 1, 1].argmax() == 2 and w[0, 1, 2, [1, 5]].sum() > 0.9  # cat -> sat, sat -> nouns
     ours = helpers.MultiHeadSelfAttention.from_torch(mha)
     assert_close(ours(x)[1], w)
@@ -115,7 +113,7 @@ def test_last_token_attention_equals_the_full_layer(g):
 def test_jacobian_norms_match_autograd_jacobian(g):
     f = pathlength.make_model("LSTM", d=4)
     x = torch.randn(5, 4, dtype=torch.float64, generator=g)
-    J = torch.autograd.functional.jacobian(lambda t: f(t[None])[0], x)   # (4, 5, 4)
+    J = torch.autograd.functional.jacobian(lambda t: f(t[None])[0], x)  # (4, 5, 4)
     assert_close(pathlength.jacobian_norms(f, x), J.pow(2).sum(dim=(0, 2)).sqrt())
 
 
@@ -128,7 +126,7 @@ def test_rnn_gradient_vanishes_with_distance_attention_does_not():
 def test_attention_gradient_is_diluted_like_one_over_n():
     rows = pathlength.attention_dilution(Ns=(16, 256), d=16)
     ratio = rows["mean"][0] / rows["mean"][1]
-    assert 8 < ratio < 32                                       # 256 / 16 = 16
+    assert 8 < ratio < 32  # 256 / 16 = 16
 
 
 def test_make_model_rejects_unknown_kind():

@@ -1,4 +1,5 @@
 """Notebook 02's helpers: the Jacobian product against autograd, norms, figures and widgets."""
+
 import math
 
 import pytest
@@ -9,14 +10,12 @@ import helpers
 from helpers import bptt
 
 
-@pytest.fixture
-def g():
-    return helpers.set_seed(0)
-
-
 def test_step_jacobian_equals_autograd(g):
-    W, h_prev, u = torch.randn(5, 5, generator=g, dtype=torch.float64), torch.randn(5, dtype=torch.float64), \
-        torch.randn(5, dtype=torch.float64)
+    W, h_prev, u = (
+        torch.randn(5, 5, generator=g, dtype=torch.float64),
+        torch.randn(5, dtype=torch.float64),
+        torch.randn(5, dtype=torch.float64),
+    )
     h = torch.tanh(W @ h_prev + u)
     want = torch.autograd.functional.jacobian(lambda hp: torch.tanh(W @ hp + u), h_prev)
     assert_close(bptt.step_jacobian(h, W), want)
@@ -24,9 +23,14 @@ def test_step_jacobian_equals_autograd(g):
 
 def test_jacobian_product_equals_autograd(g):
     W = helpers.matrix_with_spectral_radius(6, 1.1, generator=g).double()
-    x, W_xh = torch.randn(12, 3, generator=g, dtype=torch.float64), torch.randn(6, 3, generator=g, dtype=torch.float64)
+    x, W_xh = (
+        torch.randn(12, 3, generator=g, dtype=torch.float64),
+        torch.randn(6, 3, generator=g, dtype=torch.float64),
+    )
     h0 = torch.randn(6, generator=g, dtype=torch.float64)
-    want = torch.autograd.functional.jacobian(lambda h: bptt.hidden_states(W, 12, x=x, W_xh=W_xh, h0=h)[-1], h0)
+    want = torch.autograd.functional.jacobian(
+        lambda h: bptt.hidden_states(W, 12, x=x, W_xh=W_xh, h0=h)[-1], h0
+    )
     assert_close(bptt.jacobian_product(W, 12, x=x, W_xh=W_xh, h0=h0), want)
     norms = helpers.jacobian_norms(W, 12, x=x, W_xh=W_xh, h0=h0)
     assert norms[-1].item() == pytest.approx(torch.linalg.matrix_norm(want, ord=2).item(), rel=1e-9)
@@ -77,14 +81,14 @@ def test_gradient_widget_draws_overflow_as_a_marker():
     explorer.controls["seq_len"].value = 300
     ax = explorer.result.axes[0]
     assert explorer.error is None
-    assert max(ax.get_ylim()) > 1e40       # 1.5^300 ~ 1e53: drawn, not dropped
+    assert max(ax.get_ylim()) > 1e40  # 1.5^300 ~ 1e53: drawn, not dropped
     explorer.controls["eigenvalue"].value = 0.5
     assert max(ax.get_ylim()) > max(explorer.result.axes[0].get_ylim())
 
 
 def test_overflow_is_marked_not_dropped():
     fig = bptt.plot_gradient_norms(1.5, 300, d=8)  # fine; now force float64 overflow:
-    norms = bptt.gradient_norms(12.0, 300, d=8)    # 12^300 > 1.8e308
+    norms = bptt.gradient_norms(12.0, 300, d=8)  # 12^300 > 1.8e308
     assert math.isinf(norms[-1]) and not norms.isnan().any()
     ax = fig.axes[0]
     helpers.plots.finite_or_marked(ax, range(1, 301), norms, label="x")
@@ -100,13 +104,16 @@ def test_non_normal_widget_changes_with_coupling():
     assert flat == pytest.approx(1.0) and peak() > 30
 
 
-@pytest.mark.parametrize("call, words", [
-    (lambda: bptt.plot_gradient_norms(0.0, 10), "eigenvalue"),
-    (lambda: bptt.plot_gradient_norms(1.0, 0), "seq_len"),
-    (lambda: bptt.plot_non_normal(eigenvalue=2.0), "eigenvalue"),
-    (lambda: bptt.step_jacobian(torch.ones(3), torch.ones(3, 2)), "W_hh"),
-    (lambda: bptt.jacobian_product(torch.eye(3), 0), "T"),
-])
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: bptt.plot_gradient_norms(0.0, 10), "eigenvalue"),
+        (lambda: bptt.plot_gradient_norms(1.0, 0), "seq_len"),
+        (lambda: bptt.plot_non_normal(eigenvalue=2.0), "eigenvalue"),
+        (lambda: bptt.step_jacobian(torch.ones(3), torch.ones(3, 2)), "W_hh"),
+        (lambda: bptt.jacobian_product(torch.eye(3), 0), "T"),
+    ],
+)
 def test_bad_input_raises_a_clear_value_error(call, words):
     with pytest.raises(ValueError) as info:
         call()

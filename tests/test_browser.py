@@ -11,6 +11,7 @@ Lecture mode too: RISE shows the first notebook as reveal.js slides, one per sli
 Without Chromium these tests skip (install it: `apt-get install chromium`); with CI=true
 a missing Chromium fails them. Set CHROMIUM=/path/to/chrome to use another binary.
 """
+
 import json
 import os
 import statistics
@@ -22,8 +23,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 import browser_support as B  # noqa: E402
 
-TARGET_MEDIAN_MS = 300        # the course's goal for a redraw, as a learner sees it
-LIMIT_MEDIAN_MS = 1500        # what fails the test: far above target even on a busy 2-core CPU
+TARGET_MEDIAN_MS = 300  # the course's goal for a redraw, as a learner sees it
+LIMIT_MEDIAN_MS = 1500  # what fails the test: far above target even on a busy 2-core CPU
 NOTEBOOKS = B.notebooks_with_widgets()
 
 
@@ -37,8 +38,10 @@ def chromium_path():
         path = B.find_chromium()
         if path:
             return path
-        reason = ("Chromium not found: install it (`apt-get install chromium`) or set CHROMIUM to "
-                  "a Chrome/Chromium binary; never `playwright install`")
+        reason = (
+            "Chromium not found: install it (`apt-get install chromium`) or set CHROMIUM to "
+            "a Chrome/Chromium binary; never `playwright install`"
+        )
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(f"CI=true and browser tests cannot run: {reason}", pytrace=False)
     pytest.skip(reason)
@@ -76,13 +79,23 @@ def write_redraw_log(rows: list[dict]) -> None:
         per_factory.setdefault(r["factory"], []).extend(r["redraw_ms"])
     every = [ms for r in details for ms in r["redraw_ms"]]
     B.REDRAW_JSON.parent.mkdir(parents=True, exist_ok=True)
-    B.REDRAW_JSON.write_text(json.dumps({
-        "about": "headless Chromium + JupyterLab: ms from a key press on a widget's control to its "
-                 "repainted output; one list per widget factory (helpers.widgets.EXPLORERS). In details, "
-                 "kernel_redraw_ms is the kernel's own share (Explorer.last_redraw_s) of each move",
-        "target_median_ms": TARGET_MEDIAN_MS, "median_ms": round(statistics.median(every), 1),
-        "cpu_count": os.cpu_count(), "load_average_1min": round(os.getloadavg()[0], 2),
-        **per_factory, "details": details}, indent=2) + "\n")
+    B.REDRAW_JSON.write_text(
+        json.dumps(
+            {
+                "about": "headless Chromium + JupyterLab: ms from a key press on a widget's control to its "
+                "repainted output; one list per widget factory (helpers.widgets.EXPLORERS). In details, "
+                "kernel_redraw_ms is the kernel's own share (Explorer.last_redraw_s) of each move",
+                "target_median_ms": TARGET_MEDIAN_MS,
+                "median_ms": round(statistics.median(every), 1),
+                "cpu_count": os.cpu_count(),
+                "load_average_1min": round(os.getloadavg()[0], 2),
+                **per_factory,
+                "details": details,
+            },
+            indent=2,
+        )
+        + "\n"
+    )
 
 
 def screenshot(page, selector: str, path: Path) -> bytes:
@@ -100,8 +113,9 @@ def test_widgets_redraw_in_browser(notebook, lab, browser, redraw_log):
         ran = B.run_all(page)
         errors = B.error_outputs(page)
         assert ran and not errors, f"{notebook}: running all cells showed errors:\n" + "\n".join(errors)
-        assert "Jupyter news" not in page.inner_text("body"), \
+        assert "Jupyter news" not in page.inner_text("body"), (
             "JupyterLab asks about news: .venv lacks tools/jupyterlab_overrides.json (run `make setup`)"
+        )
         selectors = B.explorers(page, len(found))
         for (name, factory), selector in zip(found, selectors):
             shot = B.SCREENSHOTS / f"{Path(notebook).stem}__{name}"
@@ -114,22 +128,35 @@ def test_widgets_redraw_in_browser(notebook, lab, browser, redraw_log):
                     try:
                         ms, text = B.timed_move(page, selector, control, step)
                     except Exception as e:
-                        pytest.fail(f"{notebook}: moving {control.label!r} of widget {name!r} "
-                                    f"did not change its output: {e}", pytrace=False)
+                        pytest.fail(
+                            f"{notebook}: moving {control.label!r} of widget {name!r} "
+                            f"did not change its output: {e}",
+                            pytrace=False,
+                        )
                     times.append(round(ms, 1))
                     kernel_ms = B.kernel_redraw_ms(page, name)
                     kernel_times.append(None if kernel_ms is None else round(kernel_ms, 1))
                     assert "Cannot draw this" not in text, f"{name}, {control.label}: {text}"
                 errors = B.error_outputs(page)
                 assert not errors, f"{name}, moving {control.label!r}: " + "\n".join(errors)
-                redraw_log.append({"notebook": Path(notebook).stem, "widget": name, "factory": factory,
-                                   "control": control.label, "redraw_ms": times,
-                                   "median_ms": statistics.median(times),
-                                   "kernel_redraw_ms": kernel_times})
+                redraw_log.append(
+                    {
+                        "notebook": Path(notebook).stem,
+                        "widget": name,
+                        "factory": factory,
+                        "control": control.label,
+                        "redraw_ms": times,
+                        "median_ms": statistics.median(times),
+                        "kernel_redraw_ms": kernel_times,
+                    }
+                )
             after = screenshot(page, selector, shot.with_name(shot.name + "__after.png"))
             assert after != before, f"{name}: the widget looks the same after its controls moved"
-        medians = {f"{r['widget']}/{r['control']}": r["median_ms"] for r in redraw_log
-                   if r["notebook"] == Path(notebook).stem}
+        medians = {
+            f"{r['widget']}/{r['control']}": r["median_ms"]
+            for r in redraw_log
+            if r["notebook"] == Path(notebook).stem
+        }
         slow = {k: v for k, v in medians.items() if v > LIMIT_MEDIAN_MS}
         assert not slow, f"redraw in the browser too slow (ms, target {TARGET_MEDIAN_MS}): {slow}"
     finally:

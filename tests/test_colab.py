@@ -1,6 +1,7 @@
 """Colab: every notebook opens with a badge and a setup cell pointing at the repository
 configured in pyproject.toml ([tool.why-transformers]), and the setup cell does nothing
 outside Colab. `make colab` (tools/colab.py) fixes whatever these tests find."""
+
 import subprocess
 import sys
 import types
@@ -15,8 +16,9 @@ sys.path.insert(0, str(ROOT / "tools"))
 import colab  # noqa: E402
 
 CFG = colab.config()
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py")) + sorted(
-    (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks" / "sources").glob("[0-9][0-9]_*.py")) + sorted(
+    (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")
+)
 
 
 def read(path: Path) -> nbformat.NotebookNode:
@@ -35,8 +37,9 @@ def test_repository_is_configured_once():
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_badge_in_first_markdown_cell(path):
     first_md = next(c for c in read(path).cells if c.cell_type == "markdown")
-    assert colab.badge(path.stem, CFG) in first_md.source.splitlines(), \
+    assert colab.badge(path.stem, CFG) in first_md.source.splitlines(), (
         f"{path.name}: no Colab badge for {colab.colab_url(path.stem, CFG)}; run `make colab`"
+    )
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -59,6 +62,7 @@ def _exec_setup(source: str, monkeypatch, on_colab: bool) -> list:
 
         def forbidden(*a, **k):
             raise AssertionError(f"the setup cell ran a command outside Colab: {a}")
+
         monkeypatch.setattr(subprocess, "run", forbidden)
         monkeypatch.setattr(subprocess, "Popen", forbidden)
         monkeypatch.setattr(subprocess, "check_call", forbidden)
@@ -82,9 +86,11 @@ def test_setup_cell_installs_helpers_from_the_repository_on_colab(monkeypatch):
 
 def test_tool_adds_a_missing_badge_and_setup_cell_and_is_idempotent():
     cfg = {"repository": "https://github.com/someone/fork", "branch": "dev"}
-    source = ('# ---\n# jupyter:\n#   jupytext:\n#     formats: ipynb,py:percent\n# ---\n\n'
-              '# %% [markdown]\n# # 09 · New\n#\n# **You will learn** things.\n\n'
-              '# %%\nimport helpers\n')
+    source = (
+        "# ---\n# jupyter:\n#   jupytext:\n#     formats: ipynb,py:percent\n# ---\n\n"
+        "# %% [markdown]\n# # 09 · New\n#\n# **You will learn** things.\n\n"
+        "# %%\nimport helpers\n"
+    )
     new, added = colab.rewrite_source(source, "09_new", cfg)
     nb = jupytext.reads(new, fmt="py:percent")
     assert added and colab.badge("09_new", cfg) in nb.cells[0].source.splitlines()
@@ -100,7 +106,9 @@ def test_tool_adds_a_missing_badge_and_setup_cell_and_is_idempotent():
 
 def test_docs_badges_follow_the_repository():
     cfg = {"repository": "https://github.com/other/place", "branch": "main"}
-    text = ("[![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/a/b/main?urlpath=lab)"
-            " [c](https://colab.research.google.com/github/a/b/blob/main/notebooks/00_start_here.ipynb)")
+    text = (
+        "[![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/a/b/main?urlpath=lab)"
+        " [c](https://colab.research.google.com/github/a/b/blob/main/notebooks/00_start_here.ipynb)"
+    )
     out = colab.rewrite_docs(text, cfg)
     assert "gh/other/place/main?urlpath" in out and "github/other/place/blob/main/notebooks" in out

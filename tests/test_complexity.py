@@ -1,4 +1,5 @@
 """Notebook 08's counts match the formulas of Vaswani et al.'s Table 1."""
+
 import pytest
 import torch
 
@@ -7,8 +8,8 @@ from helpers import complexity as C
 
 @pytest.mark.parametrize("N, d", [(64, 32), (256, 64)])
 def test_layer_flops_match_the_formulas(N, d):
-    assert C.layer_flops("recurrent", N, d) == 4 * N * d * d                      # W_xh x, W_hh h
-    assert C.layer_flops("recurrent (LSTM)", N, d) == 16 * N * d * d              # the same, for 4 gates
+    assert C.layer_flops("recurrent", N, d) == 4 * N * d * d  # W_xh x, W_hh h
+    assert C.layer_flops("recurrent (LSTM)", N, d) == 16 * N * d * d  # the same, for 4 gates
     assert C.layer_flops("self-attention", N, d) == 8 * N * d * d + 4 * N * N * d  # 4 projections, QK^T, AV
     assert C.layer_flops("convolutional (k=3)", N, d) == 2 * 3 * N * d * d
     assert C.layer_flops("restricted self-attention (r=16)", N, d) == 8 * N * d * d + 4 * N * 16 * d
@@ -17,7 +18,7 @@ def test_layer_flops_match_the_formulas(N, d):
 def test_recurrent_depth_grows_with_n_attention_depth_does_not():
     rnn = [C.dependent_steps("recurrent", N) for N in (8, 16, 24)]
     att = [C.dependent_steps("self-attention", N) for N in (8, 16, 24)]
-    assert rnn[1] - rnn[0] == rnn[2] - rnn[1] == 3 * 8       # 3 operations per time step
+    assert rnn[1] - rnn[0] == rnn[2] - rnn[1] == 3 * 8  # 3 operations per time step
     assert len(set(att)) == 1
 
 
@@ -30,15 +31,24 @@ def test_graph_depth_of_a_chain():
 
 
 def test_generation_step_costs_and_state():
-    assert C.generation_step("recurrent", 10, 16) == C.generation_step("recurrent", 1000, 16) == (4 * 16 * 16, 16)
+    assert (
+        C.generation_step("recurrent", 10, 16)
+        == C.generation_step("recurrent", 1000, 16)
+        == (4 * 16 * 16, 16)
+    )
     flops, state = C.generation_step("self-attention", 100, 16)
     assert flops == 8 * 16 * 16 + 4 * 101 * 16 and state == 2 * 100 * 16
 
 
-@pytest.mark.parametrize("call, match", [(lambda: C.layer_flops("lstm", 8, 8), "kind"),
-                                         (lambda: C.layer_flops("recurrent", 0, 8), "N"),
-                                         (lambda: C.generation_step("conv", 8, 8), "kind"),
-                                         (lambda: C.layer_flops("restricted self-attention (r=16)", 20, 8), "multiple")])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: C.layer_flops("lstm", 8, 8), "kind"),
+        (lambda: C.layer_flops("recurrent", 0, 8), "N"),
+        (lambda: C.generation_step("conv", 8, 8), "kind"),
+        (lambda: C.layer_flops("restricted self-attention (r=16)", 20, 8), "multiple"),
+    ],
+)
 def test_bad_input_raises(call, match):
     with pytest.raises(ValueError, match=match):
         call()
@@ -46,5 +56,9 @@ def test_bad_input_raises(call, match):
 
 def test_markdown_table_renders_markdown_and_aligned_text():
     table = C.markdown_table(["kind", "FLOPs"], [["recurrent", 16_384], ["attention", 1]])
-    assert table._repr_markdown_().splitlines()[:3] == ["| kind | FLOPs |", "|---|---|", "| recurrent | 16384 |"]
+    assert table._repr_markdown_().splitlines()[:3] == [
+        "| kind | FLOPs |",
+        "|---|---|",
+        "| recurrent | 16384 |",
+    ]
     assert repr(table).splitlines() == ["kind       FLOPs", "recurrent  16384", "attention  1"]

@@ -1,4 +1,5 @@
 """The helpers contract: every from-scratch piece equals PyTorch's own (float32, atol 1e-5)."""
+
 import math
 
 import pytest
@@ -7,21 +8,16 @@ import torch.nn.functional as F
 from torch.testing import assert_close
 
 import helpers
+from conftest import ATOL
 from helpers.lstm import lstm_weights
 from helpers.rnn import rnn_weights
-
-ATOL = dict(atol=1e-5, rtol=1e-5)
-
-
-@pytest.fixture
-def g():
-    return helpers.set_seed(0)
 
 
 def test_set_seed_seeds_everything_and_returns_a_generator():
     import random
 
     import numpy as np
+
     gen = helpers.set_seed(123)
     a = (random.random(), np.random.rand(), torch.rand(1).item(), torch.rand(1, generator=gen).item())
     gen = helpers.set_seed(123)
@@ -83,9 +79,17 @@ def _autograd_jacobian_norms(W, T, nonlinearity, x=None, W_xh=None):
             drive = 0 if x is None else W_xh.double() @ x[t].double()
             h = phi(W @ h + drive)
         return h
+
     h0 = torch.zeros(W.shape[0], dtype=torch.float64)
-    return torch.tensor([torch.linalg.matrix_norm(torch.autograd.functional.jacobian(
-        lambda h: h_k(h, k), h0), ord=2).item() for k in range(1, T + 1)], dtype=torch.float64)
+    return torch.tensor(
+        [
+            torch.linalg.matrix_norm(
+                torch.autograd.functional.jacobian(lambda h, k=k: h_k(h, k), h0), ord=2
+            ).item()
+            for k in range(1, T + 1)
+        ],
+        dtype=torch.float64,
+    )
 
 
 @pytest.mark.parametrize("nonlinearity", ["tanh", "linear"])
@@ -100,21 +104,27 @@ def test_jacobian_norms_equal_autograd(nonlinearity, g):
 
 def test_linear_jacobian_norms_are_matrix_power_norms(g):
     W = helpers.matrix_with_spectral_radius(5, 0.8, generator=g).double()
-    want = torch.tensor([torch.linalg.matrix_norm(torch.linalg.matrix_power(W, k), ord=2).item()
-                         for k in range(1, 13)], dtype=torch.float64)
+    want = torch.tensor(
+        [torch.linalg.matrix_norm(torch.linalg.matrix_power(W, k), ord=2).item() for k in range(1, 13)],
+        dtype=torch.float64,
+    )
     assert_close(helpers.jacobian_norms(W, 12, nonlinearity="linear"), want, atol=1e-10, rtol=1e-8)
 
 
 def test_orthogonal_linear_recurrence_keeps_norm_one(g):
     W = helpers.matrix_with_spectral_radius(32, 1.0, kind="orthogonal", generator=g)
-    assert_close(helpers.jacobian_norms(W, 300, nonlinearity="linear"),
-                 torch.ones(300, dtype=torch.float64), atol=1e-4, rtol=1e-4)
+    assert_close(
+        helpers.jacobian_norms(W, 300, nonlinearity="linear"),
+        torch.ones(300, dtype=torch.float64),
+        atol=1e-4,
+        rtol=1e-4,
+    )
 
 
 def test_jacobian_norms_never_nan_at_extremes(g):
     big = helpers.matrix_with_spectral_radius(16, 10.0, kind="orthogonal", generator=g)
     small = helpers.matrix_with_spectral_radius(16, 0.05, kind="orthogonal", generator=g)
-    up = helpers.jacobian_norms(big, 500, nonlinearity="linear")    # 10^500: beyond float64
+    up = helpers.jacobian_norms(big, 500, nonlinearity="linear")  # 10^500: beyond float64
     down = helpers.jacobian_norms(small, 500, nonlinearity="linear")  # 0.05^500: below it
     assert not up.isnan().any() and not down.isnan().any()
     assert math.isinf(up[-1]) and up[100] == pytest.approx(1e101, rel=1e-3)
@@ -146,9 +156,16 @@ def test_forget_gate_is_the_second_slice(g):
 
 @pytest.mark.parametrize("mask_kind", [None, "causal", "padding"])
 def test_sdpa_equals_torch(mask_kind, g):
-    q, k, v = torch.randn(2, 3, 6, 8, generator=g), torch.randn(2, 3, 6, 8, generator=g), torch.randn(2, 3, 6, 5, generator=g)
-    mask = {None: None, "causal": helpers.causal_mask(6),
-            "padding": torch.tensor([True] * 4 + [False] * 2).expand(6, 6)}[mask_kind]
+    q, k, v = (
+        torch.randn(2, 3, 6, 8, generator=g),
+        torch.randn(2, 3, 6, 8, generator=g),
+        torch.randn(2, 3, 6, 5, generator=g),
+    )
+    mask = {
+        None: None,
+        "causal": helpers.causal_mask(6),
+        "padding": torch.tensor([True] * 4 + [False] * 2).expand(6, 6),
+    }[mask_kind]
     out, weights = helpers.scaled_dot_product_attention(q, k, v, mask)
     assert_close(out, F.scaled_dot_product_attention(q, k, v, attn_mask=mask), **ATOL)
     assert weights.shape == (2, 3, 6, 6)
@@ -156,7 +173,11 @@ def test_sdpa_equals_torch(mask_kind, g):
 
 
 def test_sdpa_different_query_and_key_lengths(g):
-    q, k, v = torch.randn(4, 3, 8, generator=g), torch.randn(4, 9, 8, generator=g), torch.randn(4, 9, 2, generator=g)
+    q, k, v = (
+        torch.randn(4, 3, 8, generator=g),
+        torch.randn(4, 9, 8, generator=g),
+        torch.randn(4, 9, 2, generator=g),
+    )
     out, weights = helpers.scaled_dot_product_attention(q, k, v)
     assert out.shape == (4, 3, 2) and weights.shape == (4, 3, 9)
     assert_close(out, F.scaled_dot_product_attention(q, k, v), **ATOL)
@@ -165,10 +186,15 @@ def test_sdpa_different_query_and_key_lengths(g):
 def test_causal_mask():
     m = helpers.causal_mask(4)
     assert m.dtype == torch.bool and m.shape == (4, 4)
-    assert torch.equal(m, torch.tensor([[1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 0], [1, 1, 1, 1]], dtype=torch.bool))
+    assert torch.equal(
+        m, torch.tensor([[1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 0], [1, 1, 1, 1]], dtype=torch.bool)
+    )
     x = torch.randn(1, 4, 8)
-    assert_close(F.scaled_dot_product_attention(x, x, x, attn_mask=m),
-                 F.scaled_dot_product_attention(x, x, x, is_causal=True), **ATOL)
+    assert_close(
+        F.scaled_dot_product_attention(x, x, x, attn_mask=m),
+        F.scaled_dot_product_attention(x, x, x, is_causal=True),
+        **ATOL,
+    )
 
 
 @pytest.mark.parametrize("n_heads", [1, 2, 4, 8])
@@ -205,28 +231,65 @@ def test_sinusoidal_positional_encoding():
 
 # --- bad input: each promised ValueError, with a message that names the problem ---------
 
-@pytest.mark.parametrize("call, words", [
-    (lambda: helpers.set_seed(-1), "seed"),
-    (lambda: helpers.set_seed(1.5), "seed"),
-    (lambda: helpers.spectral_radius(torch.ones(2, 3)), "square"),
-    (lambda: helpers.matrix_with_spectral_radius(4, -0.1), "rho"),
-    (lambda: helpers.matrix_with_spectral_radius(0, 0.9), "n"),
-    (lambda: helpers.matrix_with_spectral_radius(4, 0.9, kind="unitary"), "kind"),
-    (lambda: helpers.matrix_with_spectral_radius(4, float("nan")), "rho"),
-    (lambda: helpers.jacobian_norms(torch.eye(3), 0), "T"),
-    (lambda: helpers.jacobian_norms(torch.eye(3), 5, nonlinearity="relu"), "nonlinearity"),
-    (lambda: helpers.jacobian_norms(torch.ones(3, 2), 5), "square"),
-    (lambda: helpers.rnn_step(torch.ones(2, 4), torch.ones(2, 3), torch.ones(3, 5), torch.ones(3, 3), torch.zeros(3)), "x_t"),
-    (lambda: helpers.rnn_forward(torch.ones(2, 4), torch.ones(3, 4), torch.ones(3, 3), torch.zeros(3)), "(B, T, d_in)"),
-    (lambda: helpers.lstm_step(torch.ones(2, 4), torch.ones(2, 3), torch.ones(2, 3), torch.ones(8, 4), torch.ones(8, 3), torch.zeros(8)), "4 gates"),
-    (lambda: helpers.scaled_dot_product_attention(torch.ones(2, 3, 4), torch.ones(2, 3, 5), torch.ones(2, 3, 4)), "(2, 3, 4)"),
-    (lambda: helpers.scaled_dot_product_attention(torch.ones(2, 3, 4), torch.ones(2, 3, 4), torch.ones(2, 6, 4)), "(2, 6, 4)"),
-    (lambda: helpers.scaled_dot_product_attention(torch.ones(3, 4), torch.ones(3, 4), torch.ones(3, 4), torch.ones(3, 3)), "boolean"),
-    (lambda: helpers.causal_mask(0), "L"),
-    (lambda: helpers.MultiHeadSelfAttention(10, 3), "d_model=10"),
-    (lambda: helpers.MultiHeadSelfAttention.from_torch(torch.nn.MultiheadAttention(8, 2)), "batch_first"),
-    (lambda: helpers.sinusoidal_positional_encoding(0, 4), "T"),
-])
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: helpers.set_seed(-1), "seed"),
+        (lambda: helpers.set_seed(1.5), "seed"),
+        (lambda: helpers.spectral_radius(torch.ones(2, 3)), "square"),
+        (lambda: helpers.matrix_with_spectral_radius(4, -0.1), "rho"),
+        (lambda: helpers.matrix_with_spectral_radius(0, 0.9), "n"),
+        (lambda: helpers.matrix_with_spectral_radius(4, 0.9, kind="unitary"), "kind"),
+        (lambda: helpers.matrix_with_spectral_radius(4, float("nan")), "rho"),
+        (lambda: helpers.jacobian_norms(torch.eye(3), 0), "T"),
+        (lambda: helpers.jacobian_norms(torch.eye(3), 5, nonlinearity="relu"), "nonlinearity"),
+        (lambda: helpers.jacobian_norms(torch.ones(3, 2), 5), "square"),
+        (
+            lambda: helpers.rnn_step(
+                torch.ones(2, 4), torch.ones(2, 3), torch.ones(3, 5), torch.ones(3, 3), torch.zeros(3)
+            ),
+            "x_t",
+        ),
+        (
+            lambda: helpers.rnn_forward(torch.ones(2, 4), torch.ones(3, 4), torch.ones(3, 3), torch.zeros(3)),
+            "(B, T, d_in)",
+        ),
+        (
+            lambda: helpers.lstm_step(
+                torch.ones(2, 4),
+                torch.ones(2, 3),
+                torch.ones(2, 3),
+                torch.ones(8, 4),
+                torch.ones(8, 3),
+                torch.zeros(8),
+            ),
+            "4 gates",
+        ),
+        (
+            lambda: helpers.scaled_dot_product_attention(
+                torch.ones(2, 3, 4), torch.ones(2, 3, 5), torch.ones(2, 3, 4)
+            ),
+            "(2, 3, 4)",
+        ),
+        (
+            lambda: helpers.scaled_dot_product_attention(
+                torch.ones(2, 3, 4), torch.ones(2, 3, 4), torch.ones(2, 6, 4)
+            ),
+            "(2, 6, 4)",
+        ),
+        (
+            lambda: helpers.scaled_dot_product_attention(
+                torch.ones(3, 4), torch.ones(3, 4), torch.ones(3, 4), torch.ones(3, 3)
+            ),
+            "boolean",
+        ),
+        (lambda: helpers.causal_mask(0), "L"),
+        (lambda: helpers.MultiHeadSelfAttention(10, 3), "d_model=10"),
+        (lambda: helpers.MultiHeadSelfAttention.from_torch(torch.nn.MultiheadAttention(8, 2)), "batch_first"),
+        (lambda: helpers.sinusoidal_positional_encoding(0, 4), "T"),
+    ],
+)
 def test_bad_input_raises_a_clear_value_error(call, words):
     with pytest.raises(ValueError, match=None) as info:
         call()

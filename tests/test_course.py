@@ -1,4 +1,5 @@
 """The course map and the claims ledger that notebooks 00 and 08 show."""
+
 import re
 
 from helpers import course

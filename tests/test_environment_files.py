@@ -1,9 +1,10 @@
 """requirements.txt (pip, the tested lock), environment.yml (conda, Binder) and
 pyproject.toml (the helpers library's ranges) must describe the same packages."""
+
 import re
-import tomllib
 from pathlib import Path
 
+import tomllib
 import yaml
 from packaging.requirements import Requirement
 
@@ -17,7 +18,7 @@ def canonical(name: str) -> str:
 
 def requirements() -> dict[str, str]:
     lines = (ROOT / "requirements.txt").read_text().splitlines()
-    reqs = [Requirement(l) for l in lines if l.strip() and not l.startswith("#")]
+    reqs = [Requirement(line) for line in lines if line.strip() and not line.startswith("#")]
     return {canonical(r.name): str(r.specifier) for r in reqs}
 
 
@@ -30,8 +31,11 @@ def environment() -> tuple[dict[str, str], dict[str, str]]:
             name, spec = re.match(r"([A-Za-z0-9_.-]+)\s*(.*)", d).groups()
             conda[canonical(CONDA_NAMES.get(name, name))] = spec
     pip_lines = next(d["pip"] for d in deps if isinstance(d, dict))
-    pip = {canonical(Requirement(l).name): str(Requirement(l).specifier)
-           for l in pip_lines if not l.startswith("-")}
+    pip = {
+        canonical(Requirement(line).name): str(Requirement(line).specifier)
+        for line in pip_lines
+        if not line.startswith("-")
+    }
     return conda, pip
 
 
@@ -45,7 +49,9 @@ def test_environment_yml_has_the_same_packages_as_requirements():
     conda, pip = environment()
     assert set(pip) | (set(conda) - {"python", "pip"}) == set(requirements())
     for name, spec in pip.items():
-        assert spec == requirements()[name], f"{name}: environment.yml {spec} vs requirements {requirements()[name]}"
+        assert spec == requirements()[name], (
+            f"{name}: environment.yml {spec} vs requirements {requirements()[name]}"
+        )
     assert "torch" in conda, "PyTorch comes from conda-forge's CPU build"
 
 

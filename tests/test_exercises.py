@@ -1,4 +1,5 @@
 """The exercise checker: a clear pass, or a hint that says what is wrong."""
+
 import math
 
 import numpy as np
@@ -11,8 +12,9 @@ from helpers.exercises import compare, register_exercise
 
 @pytest.fixture(autouse=True)
 def double_exercise():
-    register_exercise("double", reference=lambda x: 2 * x,
-                      make_inputs=lambda: (torch.randn(3, 4),), hint="multiply by two")
+    register_exercise(
+        "double", reference=lambda x: 2 * x, make_inputs=lambda: (torch.randn(3, 4),), hint="multiply by two"
+    )
 
 
 def run(capsys, answer, name="double") -> str:
@@ -27,16 +29,20 @@ def test_a_right_answer_passes(capsys):
 def test_not_attempted(capsys):
     def stub(x):
         raise NotImplementedError
+
     assert "not attempted yet" in run(capsys, stub)
 
 
-@pytest.mark.parametrize("answer, words", [
-    (lambda x: 2 * x.T, "shape (4, 3), expected (3, 4)"),
-    (lambda x: (2 * x).double(), "dtype torch.float64"),
-    (lambda x: 3 * x, "wrong values"),
-    (lambda x: (2 * x).tolist(), "should be a torch.Tensor"),
-    (lambda x: 1 / 0, "ZeroDivisionError"),
-])
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (lambda x: 2 * x.T, "shape (4, 3), expected (3, 4)"),
+        (lambda x: (2 * x).double(), "dtype torch.float64"),
+        (lambda x: 3 * x, "wrong values"),
+        (lambda x: (2 * x).tolist(), "should be a torch.Tensor"),
+        (lambda x: 1 / 0, "ZeroDivisionError"),
+    ],
+)
 def test_a_wrong_answer_says_what_is_wrong(capsys, answer, words):
     out = run(capsys, answer)
     assert words in out and "correct" not in out
@@ -98,16 +104,18 @@ COURSE = sorted(set(helpers.exercises.EXERCISES) - {"double", "halve"})  # befor
 
 
 def _one_hot_counts(x):
-    return torch.nn.functional.one_hot(x, 8).sum(1)                       # (B, 8)
+    return torch.nn.functional.one_hot(x, 8).sum(1)  # (B, 8)
 
 
 def _lstm(order):
     """An LSTM step that reads the four stacked gates in `order` instead of i, f, g, o."""
+
     def step(x_t, h_prev, c_prev, W_ih, W_hh, b):
         gates = dict(zip(order, (x_t @ W_ih.T + h_prev @ W_hh.T + b).chunk(4, dim=-1)))
         i, f, g, o = gates["i"].sigmoid(), gates["f"].sigmoid(), gates["g"].tanh(), gates["o"].sigmoid()
         c_t = f * c_prev + i * g
         return o * torch.tanh(c_t), c_t
+
     return step
 
 
@@ -115,7 +123,9 @@ WRONG = {  # exercise -> {what the mistake is: a plausible wrong answer}
     "attention": {
         "no 1/sqrt(d_k)": lambda q, k, v: (q @ k.transpose(-2, -1)).softmax(-1) @ v,
         "divided by d_k": lambda q, k, v: (q @ k.transpose(-2, -1) / q.shape[-1]).softmax(-1) @ v,
-        "softmax over the queries": lambda q, k, v: (q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5).softmax(-2) @ v,
+        "softmax over the queries": lambda q, k, v: (
+            (q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5).softmax(-2) @ v
+        ),
     },
     "score_variance": {"sqrt(d_k)": 8, "one term": 1, "d_k squared": 4096, "off by one": 63},
     "uniform_entropy": {"log2": math.log2(50), "log10": math.log10(50), "1/S": 1 / 50, "ln 49": math.log(49)},
@@ -123,11 +133,17 @@ WRONG = {  # exercise -> {what the mistake is: a plausible wrong answer}
         "interleaved heads": lambda x, nh: x.view(*x.shape[:2], -1, nh).permute(0, 3, 1, 2),
         "reshape without transpose": lambda x, nh: x.reshape(x.shape[0], nh, x.shape[1], -1),
     },
-    "mha_parameter_count": {"one less": 16639, "one more": 16641, "no biases": 4 * 64 * 64,
-                            "no out_proj": 3 * 64 * 64 + 3 * 64, "per head": 16640 // 8, "not whole": 16640.5},
+    "mha_parameter_count": {
+        "one less": 16639,
+        "one more": 16641,
+        "no biases": 4 * 64 * 64,
+        "no out_proj": 3 * 64 * 64 + 3 * 64,
+        "per head": 16640 // 8,
+        "not whole": 16640.5,
+    },
     "linear_rnn_jacobian": {
-        "W.T ** T": lambda W, T: W.T ** T,
-        "elementwise power": lambda W, T: W ** T,
+        "W.T ** T": lambda W, T: W.T**T,
+        "elementwise power": lambda W, T: W**T,
         "power of W.T": lambda W, T: torch.linalg.matrix_power(W.T, T),
         "one step short": lambda W, T: torch.linalg.matrix_power(W, T - 1),
     },
@@ -152,8 +168,12 @@ WRONG = {  # exercise -> {what the mistake is: a plausible wrong answer}
         "(c, h)": lambda *args: _lstm("ifgo")(*args)[::-1],
         "three values": helpers.lstm_step,
     },
-    "cell_path": {"one factor short": lambda f: f[1:].prod(0), "over units": lambda f: f.prod(1),
-                  "sum": lambda f: f.sum(0), "last gate": lambda f: f[-1]},
+    "cell_path": {
+        "one factor short": lambda f: f[1:].prod(0),
+        "over units": lambda f: f.prod(1),
+        "sum": lambda f: f.sum(0),
+        "last gate": lambda f: f[-1],
+    },
     "steps_to_one_percent": {"one less": 43, "one more": 45, "not whole": math.log(0.01) / math.log(0.9)},
     "rnn_flops": {
         "one matmul": lambda B, N, d: 2 * B * N * d**2,
@@ -175,8 +195,8 @@ WRONG = {  # exercise -> {what the mistake is: a plausible wrong answer}
     },
     "order_blind_two_tokens": {"half": 0.5, "equal only": 1 / 8, "differ only": 7 / 16, "rounded": 0.56},
     "combine": {
-        "right first": lambda l, r: (l[0] * r[0], l[0] * r[1] + l[1]),
-        "b added": lambda l, r: (l[0] * r[0], l[1] + r[1]),
+        "right first": lambda left, r: (left[0] * r[0], left[0] * r[1] + left[1]),
+        "b added": lambda left, r: (left[0] * r[0], left[1] + r[1]),
     },
     "scan_steps_1000": {"one less": 9, "one more": 11, "log2 unrounded": math.log2(1000), "the loop": 1000},
 }
@@ -200,16 +220,19 @@ def test_numpy_scalars_arrays_and_one_element_tensors_are_numbers(capsys):
         assert "correct!" in run(capsys, answer, "uniform_entropy"), answer
 
 
-@pytest.mark.parametrize("answer, words", [
-    (torch.ones(3, 4), "should be a single number, got a tensor of shape (3, 4)"),
-    (np.ones(2), "should be a single number, got a numpy array of shape (2,)"),
-    (True, "should be a number, got the bool True"),
-    ("1.0", "should be a number, got the string '1.0'"),
-    ([1.0], "should be a number, got list"),
-    (None, "should be a number, got NoneType"),
-    (lambda: 1.0, "should be a number, got a function"),
-    (1 + 0j, "should be a number, got complex"),
-])
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (torch.ones(3, 4), "should be a single number, got a tensor of shape (3, 4)"),
+        (np.ones(2), "should be a single number, got a numpy array of shape (2,)"),
+        (True, "should be a number, got the bool True"),
+        ("1.0", "should be a number, got the string '1.0'"),
+        ([1.0], "should be a number, got list"),
+        (None, "should be a number, got NoneType"),
+        (lambda: 1.0, "should be a number, got a function"),
+        (1 + 0j, "should be a number, got complex"),
+    ],
+)
 def test_a_wrong_type_where_a_number_is_expected_gets_a_message(capsys, answer, words):
     out = run(capsys, answer, "softmax_cold_limit")
     assert words in out and "Hint: " in out and "correct" not in out, out
@@ -224,12 +247,15 @@ def test_a_value_where_a_function_is_expected_gets_a_message(capsys):
 def test_stubs_print_exactly_what_the_notebooks_show(capsys):
     assert run(capsys, None, "dependent_steps") == (
         "[dependent_steps] not yet: your answer should be a number, got NoneType. "
-        "Hint: count the arrows from h_0 to h_100 in the unrolled chain.\n")
+        "Hint: count the arrows from h_0 to h_100 in the unrolled chain.\n"
+    )
 
     def stub(*args):
         raise NotImplementedError
+
     assert run(capsys, stub, "combine") == (
-        "[combine] not attempted yet: replace `raise NotImplementedError` with your code.\n")
+        "[combine] not attempted yet: replace `raise NotImplementedError` with your code.\n"
+    )
 
 
 def test_counts_are_exact_and_floats_ask_for_the_exact_value():
@@ -237,7 +263,7 @@ def test_counts_are_exact_and_floats_ask_for_the_exact_value():
     assert "not right" in compare(16639, 16640)
     assert "whole number" in compare(16640.5, 16640)
     assert compare(True, 1) is not None
-    assert compare(9 / 16 * (1 + 1e-8), 9 / 16) is None                   # float32-level error: fine
+    assert compare(9 / 16 * (1 + 1e-8), 9 / 16) is None  # float32-level error: fine
     assert "close but not exact" in compare(0.56, 9 / 16)
     assert "not right" in compare(math.log2(50), math.log(50))
 
@@ -253,6 +279,7 @@ def test_the_linear_jacobian_is_checked_at_several_T_of_at_least_2(capsys):
     def spy(W, T):
         seen.append(T)
         return torch.linalg.matrix_power(W, T)
+
     assert "correct!" in run(capsys, spy, "linear_rnn_jacobian")
     assert min(seen) >= 2 and len(set(seen)) >= 3, seen
 
@@ -274,7 +301,7 @@ def test_a_worked_answer_reaches_the_reference(capsys, name):
         assert f"answer: {value!r}" in out
         assert (str(value) if isinstance(value, int) else f"{value:.4g}") in ex.worked
         return
-    assert str(ex.reference(2, 9, 16)) in ex.worked                        # its example: B, N, d = 2, 9, 16
+    assert str(ex.reference(2, 9, 16)) in ex.worked  # its example: B, N, d = 2, 9, 16
     namespace = {}
     exec(next(line for line in ex.worked.splitlines() if line.startswith("def ")), namespace)
-    assert "correct!" in run(capsys, namespace[name], name)                # its formula passes the check
+    assert "correct!" in run(capsys, namespace[name], name)  # its formula passes the check

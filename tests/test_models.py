@@ -7,9 +7,9 @@ import torch.nn.functional as F
 from torch.testing import assert_close
 
 import helpers.memory as mem
+from conftest import ATOL
 from helpers.positional import sinusoidal_positional_encoding
 
-ATOL = dict(atol=1e-5, rtol=1e-5)
 D, T = 6, 7
 
 
@@ -23,9 +23,11 @@ def test_rnn_member_equals_nn_rnn(x):
     m = 1
     rnn = torch.nn.RNN(D, D, batch_first=True)
     with torch.no_grad():
-        rnn.weight_ih_l0.copy_(ens.W_xh[m]); rnn.weight_hh_l0.copy_(ens.W_hh[m])
-        rnn.bias_ih_l0.copy_(ens.b[m, 0]); rnn.bias_hh_l0.zero_()
-    H, _ = rnn(ens.emb[m][x[:, : T + 1]])                          # (B, T+1, D)
+        rnn.weight_ih_l0.copy_(ens.W_xh[m])
+        rnn.weight_hh_l0.copy_(ens.W_hh[m])
+        rnn.bias_ih_l0.copy_(ens.b[m, 0])
+        rnn.bias_hh_l0.zero_()
+    H, _ = rnn(ens.emb[m][x[:, : T + 1]])  # (B, T+1, D)
     assert_close(ens(x)[m], H[:, -1] @ ens.W_out[m] + ens.b_out[m], **ATOL)
 
 
@@ -34,8 +36,10 @@ def test_lstm_member_equals_nn_lstm(x):
     for m in range(2):
         lstm = torch.nn.LSTM(D, D, batch_first=True)
         with torch.no_grad():
-            lstm.weight_ih_l0.copy_(ens.W_ih[m]); lstm.weight_hh_l0.copy_(ens.W_hh[m])
-            lstm.bias_ih_l0.copy_(ens.b[m, 0]); lstm.bias_hh_l0.zero_()
+            lstm.weight_ih_l0.copy_(ens.W_ih[m])
+            lstm.weight_hh_l0.copy_(ens.W_hh[m])
+            lstm.bias_ih_l0.copy_(ens.b[m, 0])
+            lstm.bias_hh_l0.zero_()
         H, _ = lstm(ens.emb[m][x[:, : T + 1]])
         assert_close(ens(x)[m], H[:, -1] @ ens.W_out[m] + ens.b_out[m], **ATOL)
 
@@ -53,7 +57,7 @@ def test_attention_member_equals_sdpa_at_the_last_position(x, m, positions):
     ens = mem.AttentionEnsemble([True, False], T, D, torch.Generator().manual_seed(4))
     e = ens.emb[m][x[:, : T + 1]] + (sinusoidal_positional_encoding(T + 1, D) if positions else 0)
     q, k, v = (e @ ens.W_qkv[m] + ens.b_qkv[m, 0]).chunk(3, dim=-1)  # (B, T+1, D) each
-    out = F.scaled_dot_product_attention(q, k, v)[:, -1]              # (B, D)
+    out = F.scaled_dot_product_attention(q, k, v)[:, -1]  # (B, D)
     logits, w = ens(x, return_weights=True)
     assert_close(logits[m], out @ ens.W_out[m] + ens.b_out[m], **ATOL)
     assert w.shape == (2, 4, T + 1)
@@ -64,18 +68,20 @@ def test_attention_without_positions_is_blind_to_order(x):
     ens = mem.AttentionEnsemble([True, False], T, D, torch.Generator().manual_seed(5))
     shuffled = x[:, : T + 1].clone()
     shuffled[:, :T] = shuffled[:, torch.randperm(T, generator=torch.Generator().manual_seed(6))]
-    a, b = ens(x[:, : T + 1]), ens(shuffled)                 # the last (query) token stays put
-    assert_close(a[1], b[1], **ATOL)                         # no positions: same answer
-    assert (a[0] - b[0]).abs().max() > 1e-3                  # with positions: it changes
+    a, b = ens(x[:, : T + 1]), ens(shuffled)  # the last (query) token stays put
+    assert_close(a[1], b[1], **ATOL)  # no positions: same answer
+    assert (a[0] - b[0]).abs().max() > 1e-3  # with positions: it changes
 
 
 @pytest.mark.parametrize("kind", ["rnn", "lstm", "attention"])
 def test_members_are_independent(x, kind):
     """The gradient of member 0 from the summed loss equals that from its own loss alone."""
     g = torch.Generator().manual_seed(7)
-    ens = {"rnn": lambda: mem.RNNEnsemble(2, T, D, g),
-           "lstm": lambda: mem.LSTMEnsemble([0.0, 3.0], T, D, g),
-           "attention": lambda: mem.AttentionEnsemble([True, False], T, D, g)}[kind]()
+    ens = {
+        "rnn": lambda: mem.RNNEnsemble(2, T, D, g),
+        "lstm": lambda: mem.LSTMEnsemble([0.0, 3.0], T, D, g),
+        "attention": lambda: mem.AttentionEnsemble([True, False], T, D, g),
+    }[kind]()
     y = x[:, 0]
     grads = []
     for members in (slice(None), slice(0, 1)):
@@ -94,7 +100,7 @@ def test_train_all_small_budget_and_results():
     assert r.at().shape == (len(mem.KINDS), 2)
     assert ((0 <= r.at()) & (r.at() <= 1)).all()
     assert r.table().splitlines()[0].split() == ["model", "T=2", "T=3"]
-    assert r.n_models == 2 * len(mem.KINDS) and r.seconds > 0   # what was trained, and how long it took
+    assert r.n_models == 2 * len(mem.KINDS) and r.seconds > 0  # what was trained, and how long it took
     with pytest.raises(ValueError, match="step"):
         r.at(3)
     with pytest.raises(ValueError, match="delay"):
@@ -103,9 +109,10 @@ def test_train_all_small_budget_and_results():
 
 def test_train_all_a_selection_of_kinds():
     budget = mem.Budget(steps=2, batch=4, d=8, eval_every=1, n_test=8)
-    r = mem.train_all(delays=(3,), budget=budget, progress=False,
-                      kinds=("attention + positions", "LSTM, forget bias +3"))
-    assert r.kinds == ("LSTM, forget bias +3", "attention + positions")   # in the order of KINDS
+    r = mem.train_all(
+        delays=(3,), budget=budget, progress=False, kinds=("attention + positions", "LSTM, forget bias +3")
+    )
+    assert r.kinds == ("LSTM, forget bias +3", "attention + positions")  # in the order of KINDS
     assert r.at().shape == (2, 1) and len(r.table().splitlines()) == 3
     assert list(mem.attention_on_first_token(r, 3)) == ["attention + positions"]
     with pytest.raises(ValueError, match="kinds"):

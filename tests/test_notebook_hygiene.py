@@ -1,5 +1,6 @@
 """What a reader sees on GitHub is what the code produces: executed, in order, no errors,
 no local paths, in sync with the jupytext source, with the structure every notebook shares."""
+
 import json
 import re
 from pathlib import Path
@@ -9,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-SOURCES = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
+SOURCES = sorted((ROOT / "notebooks" / "sources").glob("[0-9][0-9]_*.py"))
 LOCAL_PATH = re.compile(r"/(root|home|tmp|work|Users)/|[A-Z]:\\\\Users")
 
 
@@ -35,10 +36,12 @@ def test_no_errors_and_no_local_paths_in_outputs(nb):
     for cell in code_cells(nb):
         for out in cell["outputs"]:
             assert out["output_type"] != "error", f"{nb.name}: an error output: {out.get('evalue')}"
-            assert out.get("name") != "stderr" or "Warning" not in "".join(out["text"]), \
+            assert out.get("name") != "stderr" or "Warning" not in "".join(out["text"]), (
                 f"{nb.name}: a warning in the output: {''.join(out['text'])[:200]}"
-            text = json.dumps({k: v for k, v in out.get("data", {}).items() if not k.startswith("image/")}) \
-                + "".join(out.get("text", ""))
+            )
+            text = json.dumps(
+                {k: v for k, v in out.get("data", {}).items() if not k.startswith("image/")}
+            ) + "".join(out.get("text", ""))
             assert not LOCAL_PATH.search(text), f"{nb.name}: a local path in an output: {text[:300]}"
 
 
@@ -51,7 +54,7 @@ def test_clean_metadata_and_python3_kernel(nb):
 
 @pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_matches_its_source(nb):
-    built, source = jupytext.read(nb), jupytext.read(nb.with_suffix(".py"))
+    built, source = jupytext.read(nb), jupytext.read(nb.parent / "sources" / f"{nb.stem}.py")
     cells = lambda book: [(c.cell_type, c.source.strip()) for c in book.cells]
     assert cells(built) == cells(source), f"{nb.name} is out of date: run `make notebooks NB={nb.name[:2]}`"
 
@@ -75,7 +78,9 @@ def test_ignored_outputs_assert_their_claim(nb):
     for cell in code_cells(nb):
         source = "".join(cell["source"])
         if "NBVAL_IGNORE_OUTPUT" in source:
-            assert "assert" in source, f"{nb.name}: an NBVAL_IGNORE_OUTPUT cell asserts nothing:\n{source[:300]}"
+            assert "assert" in source, (
+                f"{nb.name}: an NBVAL_IGNORE_OUTPUT cell asserts nothing:\n{source[:300]}"
+            )
 
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -87,8 +92,12 @@ def test_every_widget_has_a_static_image_and_valid_state(nb):
     """GitHub, nbviewer and VS Code draw no widgets: each widget output carries a PNG of its
     figure, and the notebook's widget metadata has the `state` key GitHub's renderer needs."""
     book = json.loads(nb.read_text())
-    views = [(cell["id"], out["data"]) for cell in code_cells(nb) for out in cell["outputs"]
-             if WIDGET_VIEW in out.get("data", {})]
+    views = [
+        (cell["id"], out["data"])
+        for cell in code_cells(nb)
+        for out in cell["outputs"]
+        if WIDGET_VIEW in out.get("data", {})
+    ]
     for cell_id, data in views:
         assert "image/png" in data, f"{nb.name} {cell_id}: a widget output with no static image"
     if views:

@@ -6,6 +6,7 @@ count. The committed outputs must not depend on them, so the notebooks that comp
 computations (those that call `helpers.within_rounding`) run again here with the portable
 kernels on one thread. The normal nbval run covers this machine's own kernels.
 """
+
 import os
 import subprocess
 import sys
@@ -16,18 +17,27 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PORTABLE = {
     "ATEN_CPU_CAPABILITY": "default",  # ATen's scalar kernels, no AVX2/AVX-512
-    "MKL_CBWR": "COMPATIBLE",          # MKL's code path that every x86-64 CPU runs alike
-    "ONEDNN_MAX_CPU_ISA": "SSE41",     # oneDNN (convolutions, some matmuls) without AVX
-    "OMP_NUM_THREADS": "1",            # and another thread count than the normal run
+    "MKL_CBWR": "COMPATIBLE",  # MKL's code path that every x86-64 CPU runs alike
+    "ONEDNN_MAX_CPU_ISA": "SSE41",  # oneDNN (convolutions, some matmuls) without AVX
+    "OMP_NUM_THREADS": "1",  # and another thread count than the normal run
     "MKL_NUM_THREADS": "1",
 }
-ROUNDING_NOTEBOOKS = sorted(p.with_suffix(".ipynb") for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.py")
-                            if "within_rounding" in p.read_text())
+ROUNDING_NOTEBOOKS = sorted(
+    ROOT / "notebooks" / f"{p.stem}.ipynb"
+    for p in (ROOT / "notebooks" / "sources").glob("[0-9][0-9]_*.py")
+    if "within_rounding" in p.read_text()
+)
 
 
 def run(args: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, *args], cwd=ROOT, env={**os.environ, **PORTABLE},
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        env={**os.environ, **PORTABLE},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def test_the_portable_kernels_are_switched_on():
@@ -41,6 +51,7 @@ def test_some_notebooks_compare_float32_results():
 
 @pytest.mark.parametrize("notebook", ROUNDING_NOTEBOOKS, ids=lambda p: p.stem)
 def test_strict_nbval_with_portable_kernels(notebook):
-    result = run(["-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
-                  str(notebook.relative_to(ROOT))])
+    result = run(
+        ["-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", str(notebook.relative_to(ROOT))]
+    )
     assert result.returncode == 0, f"{notebook.name} on portable kernels:\n{result.stdout[-4000:]}"

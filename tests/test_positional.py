@@ -1,4 +1,5 @@
 """Sinusoidal encoding and the permutation test of notebook 05."""
+
 import math
 
 import pytest
@@ -12,7 +13,7 @@ def test_encoding_formula_and_relative_positions():
     pe = helpers.sinusoidal_positional_encoding(20, 8)
     assert pe[3, 2].item() == pytest.approx(math.sin(3 / 10000 ** (2 / 8)), abs=1e-6)
     assert pe[3, 3].item() == pytest.approx(math.cos(3 / 10000 ** (2 / 8)), abs=1e-6)
-    dots = (pe[:-4] * pe[4:]).sum(-1)          # PE[p] . PE[p + 4] does not depend on p
+    dots = (pe[:-4] * pe[4:]).sum(-1)  # PE[p] . PE[p + 4] does not depend on p
     assert dots.max() - dots.min() < 1e-4
 
 

@@ -1,18 +1,13 @@
 """Notebook 01's helpers: the RNN against torch.nn, the parallel input projection, the loop timer."""
+
 import pytest
 import torch
 from torch.testing import assert_close
 
 import helpers
+from conftest import ATOL
 from helpers import recurrence
 from helpers.rnn import rnn_weights
-
-ATOL = dict(atol=1e-5, rtol=1e-5)
-
-
-@pytest.fixture
-def g():
-    return helpers.set_seed(0)
 
 
 def test_rnncell_loop_equals_rnn_forward_and_nn_rnn(g):
@@ -28,7 +23,11 @@ def test_rnncell_loop_equals_rnn_forward_and_nn_rnn(g):
 
 
 def test_input_projection_is_the_per_step_projection(g):
-    x, W_xh, b = torch.randn(3, 7, 4, generator=g), torch.randn(5, 4, generator=g), torch.randn(5, generator=g)
+    x, W_xh, b = (
+        torch.randn(3, 7, 4, generator=g),
+        torch.randn(5, 4, generator=g),
+        torch.randn(5, generator=g),
+    )
     per_step = torch.stack([x[:, t] @ W_xh.T + b for t in range(7)], dim=1)
     assert_close(recurrence.input_projection(x, W_xh, b), per_step, **ATOL)
 
@@ -53,11 +52,14 @@ def test_sequential_cost_widget_measures_at_the_chosen_length():
     assert repr(explorer) == "Explorer(sequential_cost: sequence length)"
 
 
-@pytest.mark.parametrize("call, words", [
-    (lambda: recurrence.time_rnn_loops([64, 0]), "seq_len"),
-    (lambda: recurrence.plot_sequential_cost(2), "seq_len"),
-    (lambda: recurrence.plot_unrolled_chain(0), "T"),
-])
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: recurrence.time_rnn_loops([64, 0]), "seq_len"),
+        (lambda: recurrence.plot_sequential_cost(2), "seq_len"),
+        (lambda: recurrence.plot_unrolled_chain(0), "T"),
+    ],
+)
 def test_bad_input_raises_a_clear_value_error(call, words):
     with pytest.raises(ValueError) as info:
         call()

@@ -1,4 +1,5 @@
 """The parallel scan of a linear recurrence equals the sequential loop."""
+
 import pytest
 import torch
 from torch.testing import assert_close
@@ -6,14 +7,12 @@ from torch.testing import assert_close
 from helpers.scan import combine, linear_recurrence_loop, linear_recurrence_scan, scan_steps
 
 
-@pytest.fixture
-def g():
-    return torch.Generator().manual_seed(0)
-
-
 @pytest.mark.parametrize("N", [1, 2, 3, 7, 8, 100, 1000])
 def test_scan_equals_loop(N, g):
-    a, b = torch.rand(N, 3, 5, generator=g, dtype=torch.float64), torch.randn(N, 3, 5, generator=g, dtype=torch.float64)
+    a, b = (
+        torch.rand(N, 3, 5, generator=g, dtype=torch.float64),
+        torch.randn(N, 3, 5, generator=g, dtype=torch.float64),
+    )
     h, steps = linear_recurrence_scan(a, b, return_steps=True)
     assert h.shape == (N, 3, 5)
     assert_close(h, linear_recurrence_loop(a, b), atol=1e-12, rtol=1e-10)
@@ -52,8 +51,9 @@ def test_gradients_flow_through_the_scan(g):
     assert_close(ga, gl, atol=1e-5, rtol=1e-5)
 
 
-@pytest.mark.parametrize("a, b", [(torch.ones(3), torch.ones(4)), (torch.tensor(1.0), torch.tensor(1.0)),
-                                  ([1.0], torch.ones(1))])
+@pytest.mark.parametrize(
+    "a, b", [(torch.ones(3), torch.ones(4)), (torch.tensor(1.0), torch.tensor(1.0)), ([1.0], torch.ones(1))]
+)
 def test_bad_shapes_raise(a, b):
     with pytest.raises(ValueError, match="a|b"):
         linear_recurrence_scan(a, b)

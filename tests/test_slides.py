@@ -1,5 +1,6 @@
 """Lecture mode: every built notebook carries slide metadata that makes a usable slide show
 (several slides, no screen with more code than fits), and the reveal.js export works."""
+
 import copy
 import sys
 from pathlib import Path
@@ -24,7 +25,9 @@ def read(path: Path) -> nbformat.NotebookNode:
 def test_every_cell_has_a_slide_type(path):
     nb = read(path)
     missing = [i for i, c in enumerate(nb.cells) if slides.slide_type(c) not in KINDS]
-    assert not missing, f"{path.name}: cells {missing} lack slide metadata; run `make notebooks NB={path.name[:2]}`"
+    assert not missing, (
+        f"{path.name}: cells {missing} lack slide metadata; run `make notebooks NB={path.name[:2]}`"
+    )
     assert slides.slide_type(nb.cells[0]) == "slide", "the title opens the show"
     for cell in nb.cells:
         if "setup" in cell.metadata.get("tags", []):
@@ -41,7 +44,8 @@ def test_several_slides_none_with_more_code_than_a_screen(path):
         assert lines <= slides.MAX_CODE_LINES, (
             f"{path.name}: a screen starting {screen[0].source[:60]!r} shows {lines} lines of code "
             f"(at most {slides.MAX_CODE_LINES}); split the cell or mark it "
-            '`slideshow={"slide_type": "subslide"}`')
+            '`slideshow={"slide_type": "subslide"}`'
+        )
 
 
 def _nb(*cells, **meta):
@@ -54,10 +58,20 @@ def test_rules_headings_setup_long_code_and_author_overrides():
     setup.metadata["tags"] = ["setup"]
     fragment = md("step 2 of the derivation")
     fragment.metadata["slideshow"] = {"slide_type": "fragment"}
-    nb = slides.add_slide_metadata(_nb(
-        md("# 01 · Title"), setup, code("x = 1"), md("## An idea"), md("step 1"), fragment,
-        md("### A detail"), md("text above\n\n## Mid-cell section\n\ntext"), code("\n".join(f"y{i} = {i}" for i in range(20))),
-        *[code("\n".join(f"z{i} = {i}" for i in range(12))) for _ in range(3)]))
+    nb = slides.add_slide_metadata(
+        _nb(
+            md("# 01 · Title"),
+            setup,
+            code("x = 1"),
+            md("## An idea"),
+            md("step 1"),
+            fragment,
+            md("### A detail"),
+            md("text above\n\n## Mid-cell section\n\ntext"),
+            code("\n".join(f"y{i} = {i}" for i in range(20))),
+            *[code("\n".join(f"z{i} = {i}" for i in range(12))) for _ in range(3)],
+        )
+    )
     kinds = [slides.slide_type(c) for c in nb.cells]
     assert kinds[:9] == ["slide", "skip", "-", "slide", "-", "fragment", "subslide", "slide", "subslide"]
     assert kinds[9:] == ["subslide", "-", "subslide"], "a screen never holds more than 30 lines of code"

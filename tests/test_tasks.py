@@ -1,4 +1,5 @@
 """The first-token recall task of notebook 07, and the order-blind ceiling."""
+
 import pytest
 import torch
 
@@ -28,8 +29,15 @@ def test_target_is_not_marked_by_its_content():
     assert (x[:, 1:] == y[:, None]).any(dim=1).float().mean() > 0.9
 
 
-@pytest.mark.parametrize("bad", [dict(batch=0, delay=3), dict(batch=2, delay=0),
-                                 dict(batch=2, delay=3, vocab=1), dict(batch=2.5, delay=3)])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(batch=0, delay=3),
+        dict(batch=2, delay=0),
+        dict(batch=2, delay=3, vocab=1),
+        dict(batch=2.5, delay=3),
+    ],
+)
 def test_bad_arguments_raise(bad):
     with pytest.raises(ValueError, match="batch|delay|vocab"):
         first_token_recall(**bad)

@@ -1,4 +1,5 @@
 """helpers.timing: exact FLOP formulas, the article's models, sane timings, a grid-driven widget."""
+
 import pytest
 import torch
 from torch.testing import assert_close
@@ -26,8 +27,12 @@ def test_fused_rnn_computes_the_same_state_as_the_article_loop():
     loop, fused = models[MODELS[0]], models[MODELS[1]]
     cell, rnn = loop.rnn_cell, fused.rnn
     with torch.no_grad():
-        for ours, theirs in (("weight_ih", "weight_ih_l0"), ("weight_hh", "weight_hh_l0"),
-                             ("bias_ih", "bias_ih_l0"), ("bias_hh", "bias_hh_l0")):
+        for ours, theirs in (
+            ("weight_ih", "weight_ih_l0"),
+            ("weight_hh", "weight_hh_l0"),
+            ("bias_ih", "bias_ih_l0"),
+            ("bias_hh", "bias_hh_l0"),
+        ):
             getattr(rnn, theirs).copy_(getattr(cell, ours))
     x = torch.randn(3, 11, 8)
     assert_close(fused(x), loop(x), atol=1e-5, rtol=1e-5)
@@ -35,8 +40,13 @@ def test_fused_rnn_computes_the_same_state_as_the_article_loop():
 
 
 def test_operator_calls_grow_with_n_for_the_rnn_only():
-    counts = {n: [timing.operator_calls(lambda m=m: m(torch.zeros(2, n, 8)))
-                  for m in timing.article_models(8).values()] for n in (4, 8, 16)}
+    counts = {
+        n: [
+            timing.operator_calls(lambda m=m, n=n: m(torch.zeros(2, n, 8)))
+            for m in timing.article_models(8).values()
+        ]
+        for n in (4, 8, 16)
+    }
     for i in (0, 1):  # RNN: a fixed number of calls per step, so linear in N
         assert counts[16][i] - counts[8][i] == 2 * (counts[8][i] - counts[4][i]) > 0
     assert counts[4][2] == counts[8][2] == counts[16][2]  # attention: independent of N
@@ -92,16 +102,19 @@ def test_grid_and_explorer_redraw_from_measurements():
     assert "B=1" in titles()[0] and explorer.error is None
 
 
-@pytest.mark.parametrize("call, words", [
-    (lambda: timing.article_models(10), "dim=10"),
-    (lambda: timing.article_models(0), "dim"),
-    (lambda: timing.time_fn(lambda: None, repeats=0), "repeats"),
-    (lambda: timing.compare(0, 8), "batch"),
-    (lambda: timing.compare(2, -1), "seq_len"),
-    (lambda: timing.counted_flops("LSTM", 1, 2, 4), "LSTM"),
-    (lambda: timing.measure_grid(seq_lens=()), "seq_lens"),
-    (lambda: timing.plot_cost(7, 1, timing.Grid((8,), (1,), 16, {})), "seq_len=7"),
-])
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: timing.article_models(10), "dim=10"),
+        (lambda: timing.article_models(0), "dim"),
+        (lambda: timing.time_fn(lambda: None, repeats=0), "repeats"),
+        (lambda: timing.compare(0, 8), "batch"),
+        (lambda: timing.compare(2, -1), "seq_len"),
+        (lambda: timing.counted_flops("LSTM", 1, 2, 4), "LSTM"),
+        (lambda: timing.measure_grid(seq_lens=()), "seq_lens"),
+        (lambda: timing.plot_cost(7, 1, timing.Grid((8,), (1,), 16, {})), "seq_len=7"),
+    ],
+)
 def test_bad_input_raises_value_error(call, words):
     with pytest.raises(ValueError) as info:
         call()
@@ -119,5 +132,11 @@ def test_thread_count_sets_and_restores_and_rejects_zero():
 
 
 def test_log_tick_labels_are_plain_below_1e5():
-    assert [timing.log_tick_label(v) for v in (0.3, 1, 30, 3e4, 1e5, 3e7)] == \
-        ["0.3", "1", "30", "30000", "1e5", "3e7"]
+    assert [timing.log_tick_label(v) for v in (0.3, 1, 30, 3e4, 1e5, 3e7)] == [
+        "0.3",
+        "1",
+        "30",
+        "30000",
+        "1e5",
+        "3e7",
+    ]

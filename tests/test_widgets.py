@@ -1,10 +1,13 @@
 """Every registered widget, moved without a browser: each control redraws, and the
 drawing changes with the value. (tests/test_browser.py does the same in Chromium.)"""
+
 import ipywidgets as W
 import pytest
 
 import helpers  # noqa: F401  (registers every explorer)
-from helpers.widgets import EXPLORERS, Explorer, sample_values, slider
+from helpers.widgets import Explorer, explorers, sample_values, slider
+
+EXPLORERS = explorers()
 
 
 def drawing(explorer: Explorer) -> str:
@@ -31,6 +34,7 @@ def test_explorer_shows_a_value_error_as_a_message_not_a_traceback():
         if x > 2:
             raise ValueError(f"x must be at most 2, got {x}")
         return f"x = {x}"
+
     explorer = Explorer(draw, {"x": slider("x", 0, 5, 1, 1)}, name="demo")
     explorer.controls["x"].value = 4
     assert explorer.error == "x must be at most 2, got 4"

@@ -8,6 +8,7 @@ Per widget: median time of a redraw, setting each control to a few values
 (`helpers.widgets.sample_values`), in this process (no browser). Browser redraw times
 come from `artifacts/browser_redraw.json` when the browser tests have written it.
 """
+
 import json
 import re
 import statistics
@@ -16,7 +17,6 @@ import time
 from pathlib import Path
 
 import nbformat
-
 from build_notebooks import execute
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,10 +38,10 @@ def run_notebook(path: Path) -> tuple[float, float]:
 
 def widget_redraws() -> dict[str, list[float]]:
     """Redraw times (ms) of every registered explorer."""
-    import helpers  # noqa: F401  (registers the explorers)
-    from helpers.widgets import EXPLORERS, sample_values
+    from helpers.widgets import explorers, sample_values
+
     times = {}
-    for name, factory in sorted(EXPLORERS.items()):
+    for name, factory in sorted(explorers().items()):
         explorer, samples = factory(), []
         for control in explorer.controls.values():
             start_value = control.value
@@ -56,8 +56,12 @@ def update_readme(table: str, seconds: dict[str, float]) -> None:
     """Write the tables between the README's benchmark markers, and each notebook's run time
     into the last column of its row in the course map."""
     readme = ROOT / "README.md"
-    text = re.sub(r"(<!-- benchmark:start -->\n).*?(<!-- benchmark:end -->)",
-                  lambda m: m.group(1) + table + m.group(2), readme.read_text(), flags=re.S)
+    text = re.sub(
+        r"(<!-- benchmark:start -->\n).*?(<!-- benchmark:end -->)",
+        lambda m: m.group(1) + table + m.group(2),
+        readme.read_text(),
+        flags=re.S,
+    )
     for stem, s in seconds.items():
         text = re.sub(rf"^(\| \[{stem[:2]} .*\|)[^|]*(\|)$", rf"\g<1> {s:.0f} s \2", text, flags=re.M)
     readme.write_text(text)
@@ -65,9 +69,11 @@ def update_readme(table: str, seconds: dict[str, float]) -> None:
 
 def main() -> int:
     lines, seconds_by_notebook = [], {}
+
     def out(line: str = "") -> None:
         print(line, flush=True)
         lines.append(line)
+
     notebooks = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     out("| notebook | wall time (s) | peak memory (MiB) |\n|---|---:|---:|")
     total, slow = 0.0, []
@@ -89,9 +95,11 @@ def main() -> int:
         slow += [name] if statistics.median(ms) > TARGETS["redraw_ms"] else []
         out(f"| {name} | {len(ms)} | {statistics.median(ms):.0f} | {max(ms):.0f} | {shown} |")
     slow += ["whole course"] if total > TARGETS["course_s"] else []
-    out(f"\nTargets: each notebook <= {TARGETS['notebook_s']:.0f} s (06: 30 s, 07: 60 s), course <= "
-          f"{TARGETS['course_s']:.0f} s, redraw median <= {TARGETS['redraw_ms']:.0f} ms. "
-          + (f"Over target: {', '.join(slow)}." if slow else "All within target."))
+    out(
+        f"\nTargets: each notebook <= {TARGETS['notebook_s']:.0f} s (06: 30 s, 07: 60 s), course <= "
+        f"{TARGETS['course_s']:.0f} s, redraw median <= {TARGETS['redraw_ms']:.0f} ms. "
+        + (f"Over target: {', '.join(slow)}." if slow else "All within target.")
+    )
     if "--readme" in sys.argv:
         update_readme("\n".join(lines) + "\n", seconds_by_notebook)
     return 0

@@ -1,4 +1,4 @@
-"""Rebuild notebooks/NN_*.ipynb from their jupytext sources and execute them.
+"""Rebuild notebooks/NN_*.ipynb from their jupytext sources, notebooks/sources/NN_*.py, and run them.
 
     python tools/build_notebooks.py          # every notebook
     python tools/build_notebooks.py 01 04    # only these
@@ -7,6 +7,7 @@ Each notebook runs top to bottom in a fresh `python3` kernel, in notebooks/, and
 written with its outputs, with slide metadata for lecture mode (tools/slides.py: RISE and
 `make slides` read it) and with clean metadata (no timings, no jupytext header).
 """
+
 import sys
 import tempfile
 import time
@@ -21,13 +22,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from slides import add_slide_metadata  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = ROOT / "notebooks"
+NOTEBOOKS = ROOT / "notebooks"  # the built .ipynb files a learner opens
+SOURCES = NOTEBOOKS / "sources"  # their jupytext sources, NN_name.py, which contributors edit
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 CELL_METADATA = ("tags", "slideshow")
 
 
 def sources(prefixes: list[str]) -> list[Path]:
-    found = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py"))
+    found = sorted(SOURCES.glob("[0-9][0-9]_*.py"))
     return [p for p in found if not prefixes or p.name[:2] in prefixes]
 
 
@@ -40,8 +42,9 @@ def execute(nb: nbformat.NotebookNode, cwd: Path, **client_options) -> None:
     with tempfile.TemporaryDirectory() as sockets:
         km = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "kernel"))
         try:
-            NotebookClient(nb, km=km, timeout=600, resources={"metadata": {"path": str(cwd)}},
-                           **client_options).execute()
+            NotebookClient(
+                nb, km=km, timeout=600, resources={"metadata": {"path": str(cwd)}}, **client_options
+            ).execute()
         finally:
             if km.has_kernel:
                 km.shutdown_kernel()
@@ -81,7 +84,7 @@ def build(source: Path) -> float:
     start = time.perf_counter()
     execute(nb, NOTEBOOKS, record_timing=False)
     seconds = time.perf_counter() - start
-    nbformat.write(clean(add_slide_metadata(nb)), source.with_suffix(".ipynb"))
+    nbformat.write(clean(add_slide_metadata(nb)), NOTEBOOKS / f"{source.stem}.ipynb")
     return seconds
 
 

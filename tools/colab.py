@@ -3,7 +3,7 @@
 The repository lives in one place, `[tool.why-transformers]` in pyproject.toml. This tool
 rewrites from it, in place and without re-executing anything:
 
-* in each notebook source (notebooks/NN_*.py) and its built .ipynb: the badge line of the
+* in each notebook source (notebooks/sources/NN_*.py) and its built .ipynb: the badge line of the
   first markdown cell (added under the title when missing) and the body of the setup cell
   (tag `setup`; added after the first cell of a source when missing, then rebuild it);
 * when run for every notebook: the Colab and Binder badge links in README.md and docs/*.md.
@@ -12,17 +12,19 @@ rewrites from it, in place and without re-executing anything:
     python tools/colab.py 00 03      # only these notebooks
     python tools/colab.py --check    # change nothing; exit 1 if anything is out of date
 """
+
 from __future__ import annotations
 
 import re
 import sys
-import tomllib
 from pathlib import Path
 
 import nbformat
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
+SOURCES = NOTEBOOKS / "sources"
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BADGE_SVG = "https://colab.research.google.com/assets/colab-badge.svg"
 BADGE_LINE = re.compile(r"^\[!\[Open In Colab\]\([^)]*\)\]\([^)]*\)[ \t]*$", re.M)
@@ -47,8 +49,9 @@ def colab_url(stem: str, cfg: dict) -> str:
 
 
 def binder_url(cfg: dict, notebook: str = "00_start_here") -> str:
-    return (f"https://mybinder.org/v2/gh/{slug(cfg)}/{cfg['branch']}"
-            f"?urlpath=lab/tree/notebooks/{notebook}.ipynb")
+    return (
+        f"https://mybinder.org/v2/gh/{slug(cfg)}/{cfg['branch']}?urlpath=lab/tree/notebooks/{notebook}.ipynb"
+    )
 
 
 def badge(stem: str, cfg: dict) -> str:
@@ -64,12 +67,15 @@ def pip_target(cfg: dict) -> str:
 
 def setup_source(cfg: dict) -> str:
     """The setup cell: installs `helpers` on Colab, does nothing anywhere else."""
-    return ("# Setup: on Colab, install the course helpers; anywhere else this cell does nothing.\n"
-            "import sys\n"
-            'if "google.colab" in sys.modules:\n'
-            "    import subprocess\n"
-            '    subprocess.run([sys.executable, "-m", "pip", "install", "-q",\n'
-            f'                    "{pip_target(cfg)}"], check=True)')
+    return (
+        "# Setup: on Colab, install the course helpers; anywhere else this cell does nothing.\n"
+        "import subprocess\n"
+        "import sys\n"
+        "\n"
+        'if "google.colab" in sys.modules:\n'
+        '    pip = [sys.executable, "-m", "pip", "install", "-q"]\n'
+        f'    subprocess.run([*pip, "{pip_target(cfg)}"], check=True)'
+    )
 
 
 # --------------------------------------------------------------------------- markdown text
@@ -102,14 +108,14 @@ def rewrite_source(text: str, stem: str, cfg: dict) -> tuple[str, bool]:
     first_md = next(i for i, p in enumerate(parts) if p.startswith("# %% [markdown]"))
     header, _, body = parts[first_md].partition("\n")
     content = body.rstrip("\n")
-    trailing = body[len(content):]
+    trailing = body[len(content) :]
     parts[first_md] = f"{header}\n{_commented(with_badge(_uncommented(content), stem, cfg))}{trailing}"
     setup = next((i for i, p in enumerate(parts) if SETUP_HEADER.match(p)), None)
     if setup is None:
         parts.insert(first_md + 1, '# %% tags=["setup"]\n\n\n')
         setup, added = first_md + 1, True
     header, _, body = parts[setup].partition("\n")
-    trailing = body[len(body.rstrip("\n")):] or "\n"
+    trailing = body[len(body.rstrip("\n")) :] or "\n"
     parts[setup] = f"{header}\n{setup_source(cfg)}{trailing}"
     return "".join(parts), added
 
@@ -127,23 +133,29 @@ def rewrite_notebook(nb: nbformat.NotebookNode, stem: str, cfg: dict) -> bool:
 
 def rewrite_docs(text: str, cfg: dict) -> str:
     """Colab and Binder links in a markdown document pointed at the configured repository."""
-    text = re.sub(r"https://colab\.research\.google\.com/github/[\w.-]+/[\w.-]+/blob/[\w.-]+/",
-                  f"https://colab.research.google.com/github/{slug(cfg)}/blob/{cfg['branch']}/", text)
-    return re.sub(r"https://mybinder\.org/v2/gh/[\w.-]+/[\w.-]+/[\w.-]+",
-                  f"https://mybinder.org/v2/gh/{slug(cfg)}/{cfg['branch']}", text)
+    text = re.sub(
+        r"https://colab\.research\.google\.com/github/[\w.-]+/[\w.-]+/blob/[\w.-]+/",
+        f"https://colab.research.google.com/github/{slug(cfg)}/blob/{cfg['branch']}/",
+        text,
+    )
+    return re.sub(
+        r"https://mybinder\.org/v2/gh/[\w.-]+/[\w.-]+/[\w.-]+",
+        f"https://mybinder.org/v2/gh/{slug(cfg)}/{cfg['branch']}",
+        text,
+    )
 
 
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     prefixes = [a for a in argv if a != "--check"]
     cfg, stale, rebuild = config(), [], []
-    for src in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py")):
+    for src in sorted(SOURCES.glob("[0-9][0-9]_*.py")):
         if prefixes and src.name[:2] not in prefixes:
             continue
         text = src.read_text(encoding="utf-8")
         new, added = rewrite_source(text, src.stem, cfg)
         changes = [(src, text, new)]
-        ipynb = src.with_suffix(".ipynb")
+        ipynb = NOTEBOOKS / f"{src.stem}.ipynb"
         if ipynb.exists():
             old_nb = ipynb.read_text(encoding="utf-8")
             nb = nbformat.reads(old_nb, as_version=4)
@@ -166,7 +178,7 @@ def main(argv: list[str]) -> int:
     for path in stale:
         print(f"{verb}: {path.relative_to(ROOT)}")
     if rebuild and not check:
-        print(f"a setup cell was added: rebuild with `make notebooks NB=\"{' '.join(rebuild)}\"`")
+        print(f'a setup cell was added: rebuild with `make notebooks NB="{" ".join(rebuild)}"`')
     if not stale:
         print(f"every badge and setup cell points at {cfg['repository']} ({cfg['branch']})")
     return 1 if check and stale else 0

@@ -22,6 +22,7 @@ The HTML loads reveal.js from unpkg.com (nbconvert's default), so showing it nee
 internet; set REVEAL_URL_PREFIX to a local reveal.js 4 copy to present offline, or present
 live from JupyterLab with RISE (jupyterlab-rise, in requirements.txt), which needs nothing.
 """
+
 from __future__ import annotations
 
 import base64
@@ -37,12 +38,12 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 OUT_DIR = ROOT / "build" / "slides"
 
-SCREEN_ROWS = 32          # what fits on one reveal.js screen, in rows of text (~22 px each)
-MAX_CODE_LINES = 30       # never more code than this on one screen
-LONG_CODE_LINES = 15      # a code cell longer than this gets a screen of its own
-ROW_PX = 22               # a figure of h pixels takes h / ROW_PX rows
-WIDGET_ROWS = 16          # controls plus the figure under them
-TEXT_OUTPUT_ROWS = 12     # a long printed output scrolls; count at most this much
+SCREEN_ROWS = 32  # what fits on one reveal.js screen, in rows of text (~22 px each)
+MAX_CODE_LINES = 30  # never more code than this on one screen
+LONG_CODE_LINES = 15  # a code cell longer than this gets a screen of its own
+ROW_PX = 22  # a figure of h pixels takes h / ROW_PX rows
+WIDGET_ROWS = 16  # controls plus the figure under them
+TEXT_OUTPUT_ROWS = 12  # a long printed output scrolls; count at most this much
 CHARS_PER_ROW = 90
 NEW_SCREEN = ("slide", "subslide")
 HIDDEN = ("skip", "notes")
@@ -53,7 +54,7 @@ def slide_type(cell) -> str | None:
 
 
 def _png_height(b64: str) -> int:
-    raw = base64.b64decode(b64[:64])          # the IHDR chunk: width, height at bytes 16..24
+    raw = base64.b64decode(b64[:64])  # the IHDR chunk: width, height at bytes 16..24
     return struct.unpack(">II", raw[16:24])[1]
 
 
@@ -90,8 +91,11 @@ def _heading(cell) -> str:
     the cell counts, so a section that starts mid-cell still gets its slide."""
     if cell["cell_type"] != "markdown":
         return ""
-    levels = [line.split(" ", 1)[0] for line in cell["source"].splitlines()
-              if line.startswith("#") and " " in line and set(line.split(" ", 1)[0]) == {"#"}]
+    levels = [
+        line.split(" ", 1)[0]
+        for line in cell["source"].splitlines()
+        if line.startswith("#") and " " in line and set(line.split(" ", 1)[0]) == {"#"}
+    ]
     return min(levels, key=len, default="")
 
 
@@ -136,7 +140,10 @@ def screens(nb: nbformat.NotebookNode) -> list[list]:
 def export(notebook: Path, out_dir: Path = OUT_DIR) -> Path:
     """Write `notebook` as reveal.js slides (scrolling when a screen is too long); the path."""
     from nbconvert import SlidesExporter
-    options = {"reveal_url_prefix": os.environ["REVEAL_URL_PREFIX"]} if os.environ.get("REVEAL_URL_PREFIX") else {}
+
+    options = (
+        {"reveal_url_prefix": os.environ["REVEAL_URL_PREFIX"]} if os.environ.get("REVEAL_URL_PREFIX") else {}
+    )
     exporter = SlidesExporter(reveal_scroll=True, reveal_transition="none", **options)
     body, _ = exporter.from_filename(str(notebook))
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -11,6 +11,7 @@ the python of .venv-latest (the Makefile installs it with `pip install --upgrade
    committed notebooks (see PYTEST below).
 Prints one line per notebook, the versions found, and exits non-zero on any failure.
 """
+
 import subprocess
 import sys
 import time
@@ -23,7 +24,7 @@ from nbclient.exceptions import CellExecutionError
 from packaging.requirements import Requirement
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_notebooks import NOTEBOOKS, execute  # noqa: E402
+from build_notebooks import NOTEBOOKS, SOURCES, execute  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HELPERS_NEEDS = [Requirement(r).name for r in requires("why-transformers-helpers")]  # pyproject.toml
@@ -31,9 +32,21 @@ PACKAGES = [*HELPERS_NEEDS, "nbclient", "ipykernel", "nbformat", "nbconvert", "j
 # Not here: the browser tests (Chromium, Playwright, JupyterLab) and strict nbval of the
 # committed notebooks (nbval; their outputs are pinned-version outputs): the pytest addopts,
 # and test_portable_kernels.py, which runs it again on PyTorch's portable kernels.
-PYTEST = [sys.executable, "-m", "pytest", "tests", "-o", "addopts=", "-p", "no:randomly",
-          "-p", "no:cacheprovider", "--ignore=tests/test_browser.py",
-          "--ignore=tests/test_portable_kernels.py", "-q"]
+PYTEST = [
+    sys.executable,
+    "-m",
+    "pytest",
+    "tests",
+    "-o",
+    "addopts=",
+    "-p",
+    "no:randomly",
+    "-p",
+    "no:cacheprovider",
+    "--ignore=tests/test_browser.py",
+    "--ignore=tests/test_portable_kernels.py",
+    "-q",
+]
 
 
 def kernel_python() -> str:
@@ -46,14 +59,14 @@ def kernel_python() -> str:
 def failing_cell(nb: nbformat.NotebookNode) -> str:
     for i, cell in enumerate(nb.cells):
         if any(out.output_type == "error" for out in cell.get("outputs", [])):
-            first = next((l for l in cell.source.splitlines() if l.strip()), "")
+            first = next((line for line in cell.source.splitlines() if line.strip()), "")
             return f"cell {i}: {first[:60]}"
     return "no cell (the kernel failed)"
 
 
 def run_notebooks() -> list[str]:
     failed = []
-    for source in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py")):
+    for source in sorted(SOURCES.glob("[0-9][0-9]_*.py")):
         nb = jupytext.read(source)
         start = time.perf_counter()
         try:
@@ -79,6 +92,7 @@ if __name__ == "__main__":
     if tests:
         failed.append("unit tests")
     print("versions: " + ", ".join(f"{p} {version(p)}" for p in PACKAGES))
-    print(f"{'FAILED: ' + ', '.join(failed) if failed else 'all passed'} "
-          f"in {time.perf_counter() - start:.0f} s")
+    print(
+        f"{'FAILED: ' + ', '.join(failed) if failed else 'all passed'} in {time.perf_counter() - start:.0f} s"
+    )
     sys.exit(1 if failed else 0)

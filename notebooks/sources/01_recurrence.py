@@ -1,7 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
-#     formats: ipynb,py:percent
+#     formats: ipynb,sources//py:percent
 #     text_representation:
 #       extension: .py
 #       format_name: percent
@@ -29,11 +29,12 @@
 
 # %% tags=["setup"]
 # Setup: on Colab, install the course helpers; anywhere else this cell does nothing.
+import subprocess
 import sys
+
 if "google.colab" in sys.modules:
-    import subprocess
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q",
-                    "git+https://github.com/why-transformers/why-transformers"], check=True)
+    pip = [sys.executable, "-m", "pip", "install", "-q"]
+    subprocess.run([*pip, "git+https://github.com/why-transformers/why-transformers"], check=True)
 
 # %%
 import torch
@@ -43,6 +44,7 @@ import helpers
 from helpers import recurrence
 from helpers.rnn import rnn_weights
 
+helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
 generator = helpers.set_seed(1)
 
 # %% [markdown]
@@ -63,7 +65,7 @@ generator = helpers.set_seed(1)
 # %%
 d_in, d_h, B, T = 3, 4, 2, 5
 cell = torch.nn.RNNCell(d_in, d_h)
-W_xh, W_hh, b = rnn_weights(cell)          # b = bias_ih + bias_hh
+W_xh, W_hh, b = rnn_weights(cell)  # b = bias_ih + bias_hh
 x = torch.randn(B, T, d_in, generator=generator)
 h0 = torch.zeros(B, d_h)
 print("W_xh", tuple(W_xh.shape), " W_hh", tuple(W_hh.shape), " b", tuple(b.shape), " x", tuple(x.shape))
@@ -84,7 +86,7 @@ print(f"one step   vs nn.RNNCell: max |difference| {helpers.within_rounding(ours
 
 # %%
 layer = torch.nn.RNN(d_in, d_h, batch_first=True)
-with torch.no_grad():                      # give nn.RNN the cell's weights
+with torch.no_grad():  # give nn.RNN the cell's weights
     for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
         getattr(layer, name + "_l0").copy_(getattr(cell, name))
 H, h_T = helpers.rnn_forward(x, W_xh, W_hh, b)
@@ -118,7 +120,7 @@ recurrence.plot_unrolled_chain(T=6)
 # written exactly this way.
 
 # %%
-U_all = x @ W_xh.T + b                                            # (B, T, d_h): one matmul, all t
+U_all = x @ W_xh.T + b  # (B, T, d_h): one matmul, all t
 U_steps = torch.stack([x[:, t] @ W_xh.T + b for t in range(T)], dim=1)  # one t at a time
 print("shape:", tuple(U_all.shape), "| equal to the per-step projections:", torch.allclose(U_all, U_steps))
 
@@ -177,14 +179,14 @@ recurrence.explore_sequential_cost()
 # loop-free version for a short sequence, matched against the loop:
 
 # %%
-a = torch.rand(T, d_h, generator=generator) * 0.5 + 0.5        # decay per step, in (0.5, 1)
+a = torch.rand(T, d_h, generator=generator) * 0.5 + 0.5  # decay per step, in (0.5, 1)
 u = torch.randn(T, d_h, generator=generator)
 h, loop = torch.zeros(d_h), []
-for t in range(T):                                               # the sequential way
+for t in range(T):  # the sequential way
     h = a[t] * h + u[t]
     loop.append(h)
-A = torch.cumprod(a, dim=0)                                      # prod_{r<=t} a_r, a scan
-scan = A * torch.cumsum(u / A, dim=0)                            # no loop over t
+A = torch.cumprod(a, dim=0)  # prod_{r<=t} a_r, a scan
+scan = A * torch.cumsum(u / A, dim=0)  # no loop over t
 print("loop-free linear recurrence equals the loop:", torch.allclose(torch.stack(loop), scan, atol=1e-5))
 
 # %% [markdown]
@@ -217,9 +219,11 @@ print("loop-free linear recurrence equals the loop:", torch.allclose(torch.stack
 # `W_hh` $(d_h, d_h)$ and `b` $(d_h,)$, return $h_t$ $(B, d_h)$. Replace `raise NotImplementedError`
 # and run the cell.
 
+
 # %%
 def my_rnn_step(x_t, h_prev, W_xh, W_hh, b):
     raise NotImplementedError
+
 
 helpers.check("rnn_step", my_rnn_step)
 
@@ -227,9 +231,11 @@ helpers.check("rnn_step", my_rnn_step)
 # **2. The parallel part.** Write `input_projection(x, W_xh, b)` that returns $W_{xh}x_t + b$ for every
 # $t$ at once: `x` is $(B, T, d_{in})$, the result $(B, T, d_h)$. No loop over $t$.
 
+
 # %%
 def my_input_projection(x, W_xh, b):
     raise NotImplementedError
+
 
 helpers.check("input_projection", my_input_projection)
 

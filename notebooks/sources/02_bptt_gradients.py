@@ -1,7 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
-#     formats: ipynb,py:percent
+#     formats: ipynb,sources//py:percent
 #     text_representation:
 #       extension: .py
 #       format_name: percent
@@ -37,11 +37,12 @@
 
 # %% tags=["setup"]
 # Setup: on Colab, install the course helpers; anywhere else this cell does nothing.
+import subprocess
 import sys
+
 if "google.colab" in sys.modules:
-    import subprocess
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q",
-                    "git+https://github.com/why-transformers/why-transformers"], check=True)
+    pip = [sys.executable, "-m", "pip", "install", "-q"]
+    subprocess.run([*pip, "git+https://github.com/why-transformers/why-transformers"], check=True)
 
 # %%
 import torch
@@ -51,6 +52,7 @@ import helpers
 from helpers import bptt
 from helpers.spectra import largest_singular_value
 
+helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
 generator = helpers.set_seed(2)
 
 # %% [markdown]
@@ -84,9 +86,9 @@ W = helpers.matrix_with_spectral_radius(d, 1.0, generator=generator).double()  #
 W_xh, x = torch.randn(d, d, generator=generator).double(), torch.randn(T, d, generator=generator).double()
 h0 = torch.randn(d, generator=generator).double()
 
-ours = bptt.jacobian_product(W, T, x=x, W_xh=W_xh, h0=h0)       # J_T ... J_1, (d, d)
+ours = bptt.jacobian_product(W, T, x=x, W_xh=W_xh, h0=h0)  # J_T ... J_1, (d, d)
 final_state = lambda h: bptt.hidden_states(W, T, x=x, W_xh=W_xh, h0=h)[-1]
-theirs = torch.autograd.functional.jacobian(final_state, h0)     # autograd's dh_T/dh_0
+theirs = torch.autograd.functional.jacobian(final_state, h0)  # autograd's dh_T/dh_0
 assert_close(ours, theirs)
 print("product of J_k equals autograd's Jacobian:", torch.allclose(ours, theirs, rtol=1e-10, atol=1e-12))
 
@@ -110,8 +112,10 @@ print("product of J_k equals autograd's Jacobian:", torch.allclose(ours, theirs,
 for rho in (0.9, 1.0, 1.1):
     norms = bptt.gradient_norms(rho, 200, kind="orthogonal", nonlinearity="linear")  # d = 64, (200,)
     # norms[T - 1] is ||dh_T/dh_0||, so norms[49] is T = 50
-    print(f"rho = {rho}:  T=50: {norms[49]:.2g}  (rho^50 = {rho**50:.2g})    "
-          f"T=200: {norms[199]:.2g}  (rho^200 = {rho**200:.2g})")
+    print(
+        f"rho = {rho}:  T=50: {norms[49]:.2g}  (rho^50 = {rho**50:.2g})    "
+        f"T=200: {norms[199]:.2g}  (rho^200 = {rho**200:.2g})"
+    )
 
 # %% [markdown]
 # About $5\times10^{-3}$, $1$ and $1.2\times10^{2}$ at $T = 50$; about $7\times10^{-10}$, $1$ and
@@ -153,12 +157,16 @@ bptt.plot_gradient_norm_grid(T=200)
 # matrices ($WW^\top = W^\top W$, e.g. orthogonal or symmetric ones), not for a random Gaussian one:
 
 # %%
-for rho in (0.9, 1.0, 1.1):                                      # Wg: the matrix gradient_norms builds (seed 0)
-    Wg = helpers.matrix_with_spectral_radius(64, rho, kind="gaussian", generator=torch.Generator().manual_seed(0))
+for rho in (0.9, 1.0, 1.1):  # Wg: the matrix gradient_norms builds (seed 0)
+    Wg = helpers.matrix_with_spectral_radius(
+        64, rho, kind="gaussian", generator=torch.Generator().manual_seed(0)
+    )
     norms = bptt.gradient_norms(rho, 200, kind="gaussian", nonlinearity="linear")
     peak = int(norms.argmax()) + 1
-    print(f"rho = {rho}: sigma_max = {largest_singular_value(Wg):.2f};  ||W^T|| peaks at {norms.max():.3g} "
-          f"(T = {peak}), is {norms[49]:.2g} at T=50 and {norms[199]:.2g} at T=200")
+    print(
+        f"rho = {rho}: sigma_max = {largest_singular_value(Wg):.2f};  ||W^T|| peaks at {norms.max():.3g} "
+        f"(T = {peak}), is {norms[49]:.2g} at T=50 and {norms[199]:.2g} at T=200"
+    )
 
 # %% [markdown]
 # So a Gaussian $W_{hh}$ with $\rho = 0.9$ has $\sigma_{\max} \approx 1.6$ and the gradient first grows
@@ -173,7 +181,9 @@ for rho in (0.9, 1.0, 1.1):                                      # Wg: the matri
 # grows or shrinks like $\rho^k$, whatever happens at first. For the Gaussian $W_{hh}$ with $\rho = 0.9$:
 
 # %%
-Wg = helpers.matrix_with_spectral_radius(64, 0.9, kind="gaussian", generator=torch.Generator().manual_seed(0)).double()
+Wg = helpers.matrix_with_spectral_radius(
+    64, 0.9, kind="gaussian", generator=torch.Generator().manual_seed(0)
+).double()
 for k in (1, 10, 100, 1000):
     rate = torch.linalg.matrix_norm(torch.linalg.matrix_power(Wg, k), ord=2).item() ** (1 / k)
     print(f"k = {k:4d}: ||W^k||^(1/k) = {rate:.4f}")
@@ -194,7 +204,7 @@ print(f"spectral radius rho = {helpers.spectral_radius(Wg):.4f}")
 
 # %%
 W_trap = torch.tensor([[0.9, 5.0], [0.0, 0.9]], dtype=torch.float64)
-powers = bptt.power_norms(W_trap, 80)                            # ||W^k||, k = 0..80
+powers = bptt.power_norms(W_trap, 80)  # ||W^k||, k = 0..80
 print(f"rho = {helpers.spectral_radius(W_trap):.2f}, sigma_max = {largest_singular_value(W_trap):.2f}")
 print(f"||W^5|| = {powers[5]:.1f};  largest ||W^k|| = {powers.max():.1f} at k = {int(powers.argmax())}")
 print(f"||W^k|| first drops below 1 at k = {int((powers[1:] < 1).nonzero()[0]) + 1}")
@@ -223,13 +233,17 @@ bptt.explore_non_normal()
 # when $\rho > 1$. Orthogonal $W_{hh}$, $d = 64$:
 
 # %%
-x_unit, W_in = bptt.unit_inputs(50, 64)                          # the inputs gradient_norms uses
+x_unit, W_in = bptt.unit_inputs(50, 64)  # the inputs gradient_norms uses
 for rho in (0.9, 1.0, 1.1):
-    Wo = helpers.matrix_with_spectral_radius(64, rho, kind="orthogonal", generator=torch.Generator().manual_seed(0))
-    H = bptt.hidden_states(Wo, 50, x=x_unit, W_xh=W_in)          # h_1..h_50, (50, 64)
+    Wo = helpers.matrix_with_spectral_radius(
+        64, rho, kind="orthogonal", generator=torch.Generator().manual_seed(0)
+    )
+    H = bptt.hidden_states(Wo, 50, x=x_unit, W_xh=W_in)  # h_1..h_50, (50, 64)
     norm50 = bptt.gradient_norms(rho, 50, kind="orthogonal", nonlinearity="tanh")[-1].item()
-    print(f"rho = {rho}: mean tanh' = {(1 - H**2).mean():.2f}; ||dh_50/dh_0|| = {norm50:.1g}; "
-          f"per-step factor {norm50 ** (1 / 50):.2f}")
+    print(
+        f"rho = {rho}: mean tanh' = {(1 - H**2).mean():.2f}; ||dh_50/dh_0|| = {norm50:.1g}; "
+        f"per-step factor {norm50 ** (1 / 50):.2f}"
+    )
 
 # %% [markdown]
 # The average slope $\tanh'$ is about 0.5, so the effective per-step factor is about 0.6 to 0.7 and even
@@ -258,7 +272,9 @@ bptt.explore_gradient_norms()
 # $W^{200}$ for $W = 0.5\,I$ (true norm $0.5^{200} \approx 6\times10^{-61}$) in each:
 
 # %%
-print(f"smallest normal float32: {torch.finfo(torch.float32).tiny:.1e},  float64: {torch.finfo(torch.float64).tiny:.1e}")
+print(
+    f"smallest normal float32: {torch.finfo(torch.float32).tiny:.1e},  float64: {torch.finfo(torch.float64).tiny:.1e}"
+)
 W_half = 0.5 * torch.eye(8)
 for dtype in (torch.float32, torch.float64):
     print(f"||W^200|| multiplied out in {dtype}: {bptt.naive_product_norm(W_half, 200, dtype):.2g}")
@@ -277,14 +293,18 @@ for dtype in (torch.float32, torch.float64):
 # A linear RNN with $\rho = 1.1$ over 200 steps:
 
 # %%
-W_rec = helpers.matrix_with_spectral_radius(16, 1.1, kind="orthogonal", generator=generator).double().requires_grad_()
+W_rec = (
+    helpers.matrix_with_spectral_radius(16, 1.1, kind="orthogonal", generator=generator)
+    .double()
+    .requires_grad_()
+)
 inputs = torch.randn(200, 16, generator=generator).double()
 h = torch.zeros(16, dtype=torch.float64)
 for x_t in inputs:
-    h = W_rec @ h + x_t                                          # linear: nothing saturates
+    h = W_rec @ h + x_t  # linear: nothing saturates
 h.sum().backward()
 raw = W_rec.grad.clone()
-before = torch.nn.utils.clip_grad_norm_([W_rec], max_norm=1.0)   # rescales W_rec.grad in place
+before = torch.nn.utils.clip_grad_norm_([W_rec], max_norm=1.0)  # rescales W_rec.grad in place
 print(f"gradient norm before clipping: {before:.2e};  after: {W_rec.grad.norm():.3f}")
 print("same direction:", torch.allclose(W_rec.grad / W_rec.grad.norm(), raw / raw.norm()))
 
@@ -302,9 +322,11 @@ print("same direction:", torch.allclose(W_rec.grad / W_rec.grad.norm(), raw / ra
 
 # %%
 W_tanh = helpers.matrix_with_spectral_radius(16, 0.9, kind="orthogonal", generator=generator)
-grads = bptt.input_gradient_norms(W_tanh, 100)                   # ||dL/dx_t||, t = 1..100
-print(f"from the last input: {grads[-1]:.2g};  from the first: {grads[0]:.2g};  ratio {grads[0] / grads[-1]:.1g}")
-scaled = 1e6 * grads                                             # any rescaling of the whole gradient...
+grads = bptt.input_gradient_norms(W_tanh, 100)  # ||dL/dx_t||, t = 1..100
+print(
+    f"from the last input: {grads[-1]:.2g};  from the first: {grads[0]:.2g};  ratio {grads[0] / grads[-1]:.1g}"
+)
+scaled = 1e6 * grads  # any rescaling of the whole gradient...
 print(f"after scaling everything by 1e6, the ratio is still {scaled[0] / scaled[-1]:.1g}")
 
 # %% [markdown]
@@ -345,9 +367,11 @@ print(f"after scaling everything by 1e6, the ratio is still {scaled[0] / scaled[
 # **1. The step Jacobian.** Given $h_k$ $(d,)$ and $W_{hh}$ $(d, d)$, return
 # $J_k = \mathrm{diag}(1 - h_k^2)W_{hh}$ $(d, d)$.
 
+
 # %%
 def my_step_jacobian(h_k, W_hh):
     raise NotImplementedError
+
 
 helpers.check("tanh_step_jacobian", my_step_jacobian)
 
@@ -355,9 +379,11 @@ helpers.check("tanh_step_jacobian", my_step_jacobian)
 # **2. The Jacobian of a linear RNN.** For $h_k = W_{hh}h_{k-1} + W_{xh}x_k$, return
 # $\partial h_T/\partial h_0$ given `W_hh` $(d, d)$ and the integer `T`.
 
+
 # %%
 def my_linear_rnn_jacobian(W_hh, T):
     raise NotImplementedError
+
 
 helpers.check("linear_rnn_jacobian", my_linear_rnn_jacobian)
 

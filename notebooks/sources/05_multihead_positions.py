@@ -1,7 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
-#     formats: ipynb,py:percent
+#     formats: ipynb,sources//py:percent
 #     text_representation:
 #       extension: .py
 #       format_name: percent
@@ -35,14 +35,14 @@
 
 # %% tags=["setup"]
 # Setup: on Colab, install the course helpers; anywhere else this cell does nothing.
+import subprocess
 import sys
+
 if "google.colab" in sys.modules:
-    import subprocess
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q",
-                    "git+https://github.com/why-transformers/why-transformers"], check=True)
+    pip = [sys.executable, "-m", "pip", "install", "-q"]
+    subprocess.run([*pip, "git+https://github.com/why-transformers/why-transformers"], check=True)
 
 # %%
-import math
 
 import torch
 from torch import nn
@@ -50,6 +50,7 @@ from torch import nn
 import helpers
 from helpers import attention, multihead, positional
 
+helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
 generator = helpers.set_seed(5)
 
 # %% [markdown]
@@ -69,17 +70,25 @@ generator = helpers.set_seed(5)
 
 # %%
 d_model, n_heads = 16, 4
-mha = nn.MultiheadAttention(d_model, n_heads, batch_first=True)   # PyTorch's layer, at init
-x = torch.randn(2, 6, d_model, generator=generator)                # (B, L, d_model)
-W_q, W_k, W_v = mha.in_proj_weight.split(d_model)                   # in_proj_weight = [W_q; W_k; W_v]
+mha = nn.MultiheadAttention(d_model, n_heads, batch_first=True)  # PyTorch's layer, at init
+x = torch.randn(2, 6, d_model, generator=generator)  # (B, L, d_model)
+W_q, W_k, W_v = mha.in_proj_weight.split(d_model)  # in_proj_weight = [W_q; W_k; W_v]
 b_q, b_k, b_v = mha.in_proj_bias.split(d_model)
-q, k, v = x @ W_q.T + b_q, x @ W_k.T + b_k, x @ W_v.T + b_v         # each (2, 6, 16)
-q, k, v = (attention.split_heads(t, n_heads) for t in (q, k, v))    # each (2, 4, 6, 4): (B, h, L, d_k)
-heads, weights = helpers.scaled_dot_product_attention(q, k, v)      # (2, 4, 6, 4), (2, 4, 6, 6)
-merged = attention.merge_heads(heads)                               # (2, 6, 16)
-out = mha.out_proj(merged)                                          # (2, 6, 16)
-print("in_proj_weight", tuple(mha.in_proj_weight.shape), "-> q, k, v per head", tuple(q.shape),
-      "-> weights", tuple(weights.shape), "-> out", tuple(out.shape))
+q, k, v = x @ W_q.T + b_q, x @ W_k.T + b_k, x @ W_v.T + b_v  # each (2, 6, 16)
+q, k, v = (attention.split_heads(t, n_heads) for t in (q, k, v))  # each (2, 4, 6, 4): (B, h, L, d_k)
+heads, weights = helpers.scaled_dot_product_attention(q, k, v)  # (2, 4, 6, 4), (2, 4, 6, 6)
+merged = attention.merge_heads(heads)  # (2, 6, 16)
+out = mha.out_proj(merged)  # (2, 6, 16)
+print(
+    "in_proj_weight",
+    tuple(mha.in_proj_weight.shape),
+    "-> q, k, v per head",
+    tuple(q.shape),
+    "-> weights",
+    tuple(weights.shape),
+    "-> out",
+    tuple(out.shape),
+)
 
 # %% [markdown]
 # The scale inside each head is $1/\sqrt{d_k} = 1/\sqrt{d_{\text{model}}/h}$, here
@@ -91,8 +100,10 @@ print("in_proj_weight", tuple(mha.in_proj_weight.shape), "-> q, k, v per head", 
 theirs, their_weights = mha(x, x, x, average_attn_weights=False)
 torch.testing.assert_close(out, theirs)
 torch.testing.assert_close(weights, their_weights)
-print(f"max |ours - nn.MultiheadAttention| {helpers.within_rounding(out - theirs)} (output), "
-      f"{helpers.within_rounding(weights - their_weights)} (weights)")
+print(
+    f"max |ours - nn.MultiheadAttention| {helpers.within_rounding(out - theirs)} (output), "
+    f"{helpers.within_rounding(weights - their_weights)} (weights)"
+)
 
 # %% [markdown]
 # The course wraps these steps in `helpers.MultiHeadSelfAttention`, with the same layout;
@@ -100,7 +111,7 @@ print(f"max |ours - nn.MultiheadAttention| {helpers.within_rounding(out - theirs
 
 # %%
 ours = helpers.MultiHeadSelfAttention.from_torch(mha)
-ours_out, ours_weights = ours(x)                                     # (2, 6, 16), (2, 4, 6, 6)
+ours_out, ours_weights = ours(x)  # (2, 6, 16), (2, 4, 6, 6)
 torch.testing.assert_close(ours_out, theirs)
 print("helpers.MultiHeadSelfAttention matches:", tuple(ours_out.shape), tuple(ours_weights.shape))
 
@@ -112,7 +123,7 @@ print("helpers.MultiHeadSelfAttention matches:", tuple(ours_out.shape), tuple(ou
 # individual heads are gone.
 
 # %%
-_, averaged = mha(x, x, x)                                           # the defaults
+_, averaged = mha(x, x, x)  # the defaults
 print("default weights:", tuple(averaged.shape), "  per head:", tuple(their_weights.shape))
 print(f"max |default - mean of the heads| {helpers.within_rounding(averaged - their_weights.mean(1))}")
 
@@ -122,10 +133,10 @@ print(f"max |default - mean of the heads| {helpers.within_rounding(averaged - th
 # complaint, attending *across the batch* instead of along the sentence:
 
 # %%
-default_layer = nn.MultiheadAttention(d_model, n_heads)               # batch_first=False
+default_layer = nn.MultiheadAttention(d_model, n_heads)  # batch_first=False
 with torch.no_grad():
-    default_layer.load_state_dict(mha.state_dict())                   # the very same weights
-wrong, wrong_weights = default_layer(x, x, x)                          # x is (B=2, L=6, d)
+    default_layer.load_state_dict(mha.state_dict())  # the very same weights
+wrong, wrong_weights = default_layer(x, x, x)  # x is (B=2, L=6, d)
 print("weights:", tuple(wrong_weights.shape), "= 6 'sequences' of 2 'tokens'")
 print(f"max |wrong - right| = {(wrong - theirs).abs().max():.2f}")
 right, _ = default_layer(x.transpose(0, 1), x.transpose(0, 1), x.transpose(0, 1))
@@ -145,7 +156,7 @@ print(f"with x.transpose(0, 1): max |difference| {helpers.within_rounding(right.
 
 # %%
 words = multihead.SENTENCE
-x_toy = multihead.toy_embeddings()                                   # (1, 6, 16)
+x_toy = multihead.toy_embeddings()  # (1, 6, 16)
 for word, e in zip(words, x_toy[0]):
     print(f"{word:>4}: type dims {e[:4].int().tolist()}  position dims {e[8:14].int().tolist()}")
 
@@ -164,8 +175,9 @@ for word, e in zip(words, x_toy[0]):
 toy = multihead.hand_built_heads()
 _, toy_weights = toy(x_toy, x_toy, x_toy, average_attn_weights=False)  # (1, 2, 6, 6)
 maps = torch.cat([toy_weights[0], toy_weights[0].mean(0, keepdim=True)])  # (3, 6, 6)
-multihead.plot_sentence_heads(maps, ["head 0: previous word", "head 1: grammar",
-                                     "mean of the heads (default)"])
+multihead.plot_sentence_heads(
+    maps, ["head 0: previous word", "head 1: grammar", "mean of the heads (default)"]
+)
 
 # %% [markdown]
 # Read a row to see where a word looks: in head 0, "sat" looks at "cat" and "mat" looks at
@@ -178,8 +190,10 @@ multihead.plot_sentence_heads(maps, ["head 0: previous word", "head 1: grammar",
 
 # %%
 for h, name in enumerate(["previous word", "grammar"]):
-    picks = [f"{words[i]}->{words[j]} {toy_weights[0, h, i, j]:.2f}"
-             for i, j in enumerate(toy_weights[0, h].argmax(-1).tolist())]
+    picks = [
+        f"{words[i]}->{words[j]} {toy_weights[0, h, i, j]:.2f}"
+        for i, j in enumerate(toy_weights[0, h].argmax(-1).tolist())
+    ]
     print(f"head {h} ({name}): " + ", ".join(picks))
 
 # %% [markdown]
@@ -219,8 +233,8 @@ multihead.explore_heads()
 # test it on a random sequence of 10 tokens:
 
 # %%
-layer = ours                                                         # the layer copied from PyTorch above
-x = torch.randn(1, 10, 16, generator=generator)                      # (B=1, L=10, d_model=16)
+layer = ours  # the layer copied from PyTorch above
+x = torch.randn(1, 10, 16, generator=generator)  # (B=1, L=10, d_model=16)
 perm = torch.randperm(10, generator=generator)
 gap_plain = positional.permutation_gap(layer, x, perm)
 print(f"permutation {perm.tolist()}")
@@ -254,7 +268,7 @@ positional.plot_encoding(T=64, d_model=64)
 # %%
 pe64 = helpers.sinusoidal_positional_encoding(64, 64)
 for offset in (1, 5, 20):
-    dots = (pe64[:-offset] * pe64[offset:]).sum(-1)                  # PE_p . PE_{p+offset}, every p
+    dots = (pe64[:-offset] * pe64[offset:]).sum(-1)  # PE_p . PE_{p+offset}, every p
     same = bool(dots.max() - dots.min() < 1e-4)
     print(f"offset {offset:2d}: PE_p . PE_(p+offset) = {dots.mean():6.2f}, the same for every p: {same}")
 
@@ -263,7 +277,7 @@ for offset in (1, 5, 20):
 # slot 3's encoding) and repeat the test:
 
 # %%
-pe = helpers.sinusoidal_positional_encoding(10, 16)                   # (10, 16)
+pe = helpers.sinusoidal_positional_encoding(10, 16)  # (10, 16)
 gap_pe = positional.permutation_gap(layer, x, perm, pe=pe)
 gap_causal = positional.permutation_gap(layer, x, perm, mask=helpers.causal_mask(10))
 size = layer(x + pe)[0].abs().max().item()
@@ -306,6 +320,7 @@ assert gap_pe > 1e5 * 1e-6 and gap_pe > 1e4 * gap_plain  # far above rounding
 # **1. Split into heads.** Complete `my_split_heads`: it takes `x` of shape
 # $(B, L, d_{\text{model}})$ and returns $(B, h, L, d_{\text{model}}/h)$, head $i$ holding
 # columns $i\,d_k$ to $(i+1)\,d_k - 1$ (the layout of `nn.MultiheadAttention`).
+
 
 # %%
 def my_split_heads(x, n_heads):

@@ -1,7 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
-#     formats: ipynb,py:percent
+#     formats: ipynb,sources//py:percent
 #     text_representation:
 #       extension: .py
 #       format_name: percent
@@ -38,11 +38,12 @@
 
 # %% tags=["setup"]
 # Setup: on Colab, install the course helpers; anywhere else this cell does nothing.
+import subprocess
 import sys
+
 if "google.colab" in sys.modules:
-    import subprocess
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q",
-                    "git+https://github.com/why-transformers/why-transformers"], check=True)
+    pip = [sys.executable, "-m", "pip", "install", "-q"]
+    subprocess.run([*pip, "git+https://github.com/why-transformers/why-transformers"], check=True)
 
 # %%
 import math
@@ -53,6 +54,7 @@ import torch.nn.functional as F
 import helpers
 from helpers import attention, pathlength
 
+helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
 generator = helpers.set_seed(4)
 
 # %% [markdown]
@@ -72,10 +74,10 @@ generator = helpers.set_seed(4)
 # sequences of 5 tokens with $d_k = 8$:
 
 # %%
-q, k, v = torch.randn(3, 2, 5, 8, generator=generator)    # each (B=2, L=5, d_k=8)
+q, k, v = torch.randn(3, 2, 5, 8, generator=generator)  # each (B=2, L=5, d_k=8)
 scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (2, 5, 5): every query with every key
-weights = scores.softmax(dim=-1)                            # (2, 5, 5): each row sums to 1
-out = weights @ v                                           # (2, 5, 8)
+weights = scores.softmax(dim=-1)  # (2, 5, 5): each row sums to 1
+out = weights @ v  # (2, 5, 8)
 print("weights:", tuple(weights.shape), " row sums:", [f"{r:.4f}" for r in weights.sum(-1)[0].tolist()])
 print("out:    ", tuple(out.shape))
 
@@ -106,7 +108,9 @@ print(f"max |ours - F.scaled_dot_product_attention| {helpers.within_rounding(out
 # %%
 for d_k in (4, 64, 512):
     s = attention.random_scores(d_k, n_queries=500, S=500)  # (500, 500) values of q.k
-    print(f"d_k = {d_k:3d}:  var(q.k) = {s.var():7.1f}   var(q.k / sqrt(d_k)) = {(s / math.sqrt(d_k)).var():.2f}")
+    print(
+        f"d_k = {d_k:3d}:  var(q.k) = {s.var():7.1f}   var(q.k / sqrt(d_k)) = {(s / math.sqrt(d_k)).var():.2f}"
+    )
 
 # %% [markdown]
 # The variance of the raw score grows like $d_k$ (4, 64, 512 up to sampling noise), while the
@@ -139,11 +143,13 @@ attention.plot_entropy_vs_dk()
 # Here is its size for one query at $d_k = 512$:
 
 # %%
-s = attention.random_scores(512, 1, 16)[0]                   # (16,) raw scores
+s = attention.random_scores(512, 1, 16)[0]  # (16,) raw scores
 for name, scores_ in (("raw", s), ("scaled", s / math.sqrt(512))):
     J = torch.autograd.functional.jacobian(lambda t: t.softmax(-1), scores_)  # (16, 16)
-    print(f"{name:>6} scores: largest weight {scores_.softmax(-1).max():.3f}, "
-          f"||d softmax / d scores|| = {J.norm():.1e}")
+    print(
+        f"{name:>6} scores: largest weight {scores_.softmax(-1).max():.3f}, "
+        f"||d softmax / d scores|| = {J.norm():.1e}"
+    )
 
 # %% [markdown]
 # The unscaled softmax is saturated (its largest weight is about 0.99) and its gradient is
@@ -160,7 +166,7 @@ for name, scores_ in (("raw", s), ("scaled", s / math.sqrt(512))):
 # may attend to padding. Here two sequences of lengths 5 and 3, padded to 5:
 
 # %%
-pad = attention.padding_mask([5, 3], S=5)                  # (B=2, 1, S=5): True = a real token
+pad = attention.padding_mask([5, 3], S=5)  # (B=2, 1, S=5): True = a real token
 _, w = helpers.scaled_dot_product_attention(q, k, v, mask=pad)
 print(pad[:, 0].int())
 print("weights of the second sequence (rows: queries, columns: keys):")
@@ -172,7 +178,7 @@ print(w[1].round(decimals=2))
 # lower triangle.
 
 # %%
-causal = helpers.causal_mask(5)                               # (5, 5), True on and below the diagonal
+causal = helpers.causal_mask(5)  # (5, 5), True on and below the diagonal
 _, w = helpers.scaled_dot_product_attention(q, k, v, mask=causal)
 print(causal.int())
 print(w[0].round(decimals=2))
@@ -192,11 +198,11 @@ print(w[0].round(decimals=2))
 # mistake: pass it the same lower-triangular mask as `F.scaled_dot_product_attention`.
 
 # %%
-x = torch.randn(1, 5, 8, generator=generator)                  # (B, L, d)
+x = torch.randn(1, 5, 8, generator=generator)  # (B, L, d)
 mha = attention.identity_attention(8)
 tril = helpers.causal_mask(5)
 reference = F.scaled_dot_product_attention(x, x, x, is_causal=True)
-wrong, _ = mha(x, x, x, attn_mask=tril)                        # True read as "may NOT attend"
+wrong, _ = mha(x, x, x, attn_mask=tril)  # True read as "may NOT attend"
 print(wrong[0].detach().round(decimals=2))
 
 # %% [markdown]
@@ -206,7 +212,7 @@ print(wrong[0].detach().round(decimals=2))
 # invert the mask:
 
 # %%
-right, _ = mha(x, x, x, attn_mask=~tril)                       # ~tril: True above the diagonal
+right, _ = mha(x, x, x, attn_mask=~tril)  # ~tril: True above the diagonal
 sdpa_mask = F.scaled_dot_product_attention(x, x, x, attn_mask=tril)
 for name, y in (("MHA(attn_mask=~tril)", right), ("SDPA(attn_mask=tril)", sdpa_mask)):
     print(f"{name}: max |difference from SDPA(is_causal=True)| {helpers.within_rounding(y - reference)}")
@@ -229,9 +235,10 @@ for name, y in (("MHA(attn_mask=~tril)", right), ("SDPA(attn_mask=tril)", sdpa_m
 L = 6
 x = torch.randn(1, L, 8, generator=generator)
 all_at_once, _ = helpers.scaled_dot_product_attention(x, x, x, helpers.causal_mask(L))
-steps = [helpers.scaled_dot_product_attention(x[:, t:t + 1], x[:, :t + 1], x[:, :t + 1])[0]
-         for t in range(L)]                                    # query t sees keys 0..t only
-one_by_one = torch.cat(steps, dim=1)                           # (1, L, 8)
+steps = [
+    helpers.scaled_dot_product_attention(x[:, t : t + 1], x[:, : t + 1], x[:, : t + 1])[0] for t in range(L)
+]  # query t sees keys 0..t only
+one_by_one = torch.cat(steps, dim=1)  # (1, L, 8)
 print(f"max |all at once - one by one| {helpers.within_rounding(all_at_once - one_by_one)}")
 
 # %% [markdown]
@@ -333,6 +340,7 @@ pathlength.plot_dilution(rows)
 #
 # **1. Write attention.** Complete `my_attention` (no mask), then run the cell. The check
 # compares it with the reference on random inputs of several shapes.
+
 
 # %%
 def my_attention(q, k, v):

@@ -1,7 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
-#     formats: ipynb,py:percent
+#     formats: ipynb,sources//py:percent
 #     text_representation:
 #       extension: .py
 #       format_name: percent
@@ -36,11 +36,12 @@
 
 # %% tags=["setup"]
 # Setup: on Colab, install the course helpers; anywhere else this cell does nothing.
+import subprocess
 import sys
+
 if "google.colab" in sys.modules:
-    import subprocess
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q",
-                    "git+https://github.com/why-transformers/why-transformers"], check=True)
+    pip = [sys.executable, "-m", "pip", "install", "-q"]
+    subprocess.run([*pip, "git+https://github.com/why-transformers/why-transformers"], check=True)
 
 # %%
 import math
@@ -52,6 +53,7 @@ import helpers
 from helpers import gating
 from helpers.lstm import lstm_weights
 
+helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
 generator = helpers.set_seed(3)
 
 # %% [markdown]
@@ -82,9 +84,9 @@ generator = helpers.set_seed(3)
 # %%
 d_in, d_h, B = 3, 4, 2
 cell = torch.nn.LSTMCell(d_in, d_h)
-W_ih, W_hh, b = lstm_weights(cell)                  # b = bias_ih + bias_hh
+W_ih, W_hh, b = lstm_weights(cell)  # b = bias_ih + bias_hh
 print("W_ih", tuple(W_ih.shape), " W_hh", tuple(W_hh.shape), " b", tuple(b.shape))
-print("forget-gate bias b[d_h:2*d_h] =", b[d_h:2 * d_h].detach().numpy().round(3))
+print("forget-gate bias b[d_h:2*d_h] =", b[d_h : 2 * d_h].detach().numpy().round(3))
 
 # %% [markdown]
 # One step of ours against one step of `nn.LSTMCell`, from a random $h_{t-1}, c_{t-1}$. The differences are float32
@@ -105,7 +107,7 @@ print(f"c_t vs nn.LSTMCell: max |difference| {helpers.within_rounding(c_t - c_re
 
 # %%
 with torch.no_grad():
-    cell.bias_ih[d_h:2 * d_h] = 50.0                # the forget gate's slice
+    cell.bias_ih[d_h : 2 * d_h] = 50.0  # the forget gate's slice
 _, c_open, gates_open = helpers.lstm_step(x_t, h_prev, c_prev, *lstm_weights(cell))
 print("f_t == 1 everywhere:", bool((gates_open.f == 1).all()))
 print("c_t == c_prev + i*g:", torch.allclose(c_open, c_prev + gates_open.i * gates_open.g))
@@ -127,10 +129,12 @@ gating.plot_gates(forget_bias=0.0, T=60)
 # $f_t \approx \sigma(0) = 0.5$: at every step the cell keeps about half of its content.
 
 # %%
-lstm = gating.make_lstm()                           # PyTorch's defaults: forget bias not set
+lstm = gating.make_lstm()  # PyTorch's defaults: forget bias not set
 _, _, g_default = gating.lstm_sequence(gating.random_inputs(60), *gating.weights64(lstm))
-b_f = (lstm.bias_ih + lstm.bias_hh)[gating.D:2 * gating.D]
-print(f"default forget bias b_f: from {b_f.min():.2f} to {b_f.max():.2f} (bound 2/sqrt(d_h) = {2 / math.sqrt(gating.D):.2f})")
+b_f = (lstm.bias_ih + lstm.bias_hh)[gating.D : 2 * gating.D]
+print(
+    f"default forget bias b_f: from {b_f.min():.2f} to {b_f.max():.2f} (bound 2/sqrt(d_h) = {2 / math.sqrt(gating.D):.2f})"
+)
 print(f"mean forget gate over 60 steps: f = {g_default.f.mean():.2f}")
 print(f"what is left of the cell after 10 such steps: 0.5**10 = {0.5**10:.1e}")
 
@@ -166,7 +170,7 @@ gating.explore_gates()
 # %%
 W_ih64, W_hh64, b64 = gating.weights64(gating.make_lstm(forget_bias=1.0))
 x = gating.random_inputs(50)
-no_loop = torch.zeros_like(W_hh64)                  # W_hh = 0: the gates depend on x only
+no_loop = torch.zeros_like(W_hh64)  # W_hh = 0: the gates depend on x only
 last_c = lambda c0: gating.lstm_sequence(x, W_ih64, no_loop, b64, c0=c0)[1][-1]
 c0 = torch.zeros(gating.D, dtype=torch.float64)
 J = torch.autograd.functional.jacobian(last_c, c0, vectorize=True)  # dc_50/dc_0, (64, 64)
@@ -185,7 +189,7 @@ print("autograd dc_50/dc_0 == diag(prod_t f_t):", torch.allclose(J, torch.diag(g
 # %%
 x20 = x[:20]
 full = lambda c0: gating.lstm_sequence(x20, W_ih64, W_hh64, b64, c0=c0)[1][-1]
-J20 = torch.autograd.functional.jacobian(full, c0, vectorize=True)   # dc_20/dc_0, (64, 64)
+J20 = torch.autograd.functional.jacobian(full, c0, vectorize=True)  # dc_20/dc_0, (64, 64)
 ours, cell_only = gating.lstm_gradient_norms(W_ih64, W_hh64, b64, x20)
 assert_close(ours[-1], torch.linalg.matrix_norm(J20, ord=2), rtol=1e-9, atol=0)
 _, _, g20 = gating.lstm_sequence(x20, W_ih64, W_hh64, b64)
@@ -213,8 +217,10 @@ gating.plot_gradient_flow_biases(biases=(0.0, 1.0, 3.0))
 print(f"{'model':<24}{'T = 50':>10}{'T = 200':>10}{'T = 500':>10}")
 print(f"{'RNN (tanh)':<24}" + "".join(f"{gating.gradient_norm_at(T):>10.1e}" for T in (50, 200, 500)))
 for bias in (0.0, 1.0, 3.0):
-    print(f"{f'LSTM, forget bias {bias:g}':<24}"
-          + "".join(f"{gating.gradient_norm_at(T, bias):>10.1e}" for T in (50, 200, 500)))
+    print(
+        f"{f'LSTM, forget bias {bias:g}':<24}"
+        + "".join(f"{gating.gradient_norm_at(T, bias):>10.1e}" for T in (50, 200, 500))
+    )
 
 # %% [markdown]
 # Read the table at $T = 50$: the RNN's gradient is about $4 \times 10^{-17}$, gone. The LSTM with forget bias 0
@@ -238,8 +244,10 @@ for bias in (0.0, 1.0, 3.0):
 # %%
 spread = gating.seed_spread(3.0, Ts=(50, 500), seeds=range(8))
 for T, values in spread.items():
-    print(f"forget bias 3, T = {T}: median {sorted(values)[len(values) // 2]:.1e}, "
-          f"range {min(values):.1e} to {max(values):.1e} over {len(values)} seeds")
+    print(
+        f"forget bias 3, T = {T}: median {sorted(values)[len(values) // 2]:.1e}, "
+        f"range {min(values):.1e} to {max(values):.1e} over {len(values)} seeds"
+    )
 
 # %% [markdown]
 # At $T = 50$ the eight draws agree (3.6 to 6.5). At $T = 500$ they do not: a gradient survives 500 steps at
@@ -274,8 +282,10 @@ for T in (10, 100, 1000):
 
 # %%
 state_bits = 2 * gating.D * 32
-print(f"state: {state_bits} bits; history: 3 bits per token; "
-      f"the history outgrows the state after {state_bits // 3} tokens")
+print(
+    f"state: {state_bits} bits; history: 3 bits per token; "
+    f"the history outgrows the state after {state_bits // 3} tokens"
+)
 gating.plot_state_size(d=gating.D, vocab=8)
 
 # %% [markdown]
@@ -323,6 +333,7 @@ gating.plot_state_size(d=gating.D, vocab=8)
 # `x_t` $(B, d_{in})$, `h_prev` and `c_prev` $(B, d_h)$, `W_ih` $(4 d_h, d_{in})$, `W_hh` $(4 d_h, d_h)$, `b` $(4 d_h)$,
 # gates stacked i, f, g, o. Run the cell: `helpers.check` compares it with the reference on random inputs.
 
+
 # %%
 def my_lstm_step(x_t, h_prev, c_prev, W_ih, W_hh, b):
     # your code here: compute the four gates, then c_t and h_t
@@ -334,6 +345,7 @@ helpers.check("lstm_step", my_lstm_step)
 # %% [markdown]
 # **2. The cell-path gradient.** Given the forget gates `f` of shape $(T, d)$ (one row per step), return the diagonal
 # of $\partial c_T/\partial c_0$ along the cell path, a tensor of shape $(d,)$.
+
 
 # %%
 def my_cell_path(f):

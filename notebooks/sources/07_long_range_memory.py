@@ -1,7 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
-#     formats: ipynb,py:percent
+#     formats: ipynb,sources//py:percent
 #     text_representation:
 #       extension: .py
 #       format_name: percent
@@ -37,11 +37,12 @@
 
 # %% tags=["setup"]
 # Setup: on Colab, install the course helpers; anywhere else this cell does nothing.
+import subprocess
 import sys
+
 if "google.colab" in sys.modules:
-    import subprocess
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q",
-                    "git+https://github.com/why-transformers/why-transformers"], check=True)
+    pip = [sys.executable, "-m", "pip", "install", "-q"]
+    subprocess.run([*pip, "git+https://github.com/why-transformers/why-transformers"], check=True)
 
 # %%
 import torch
@@ -50,6 +51,7 @@ import helpers
 from helpers import memory, tasks
 
 torch.set_num_threads(1)  # tiny models: one thread is fastest here, and gives the same numbers on every run
+helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
 generator = helpers.set_seed(4)
 
 # %% [markdown]
@@ -77,8 +79,9 @@ print(f"chance: 1/{tasks.VOCAB} = {1 / tasks.VOCAB}")
 # We will need this ceiling: it is exactly where attention without positional encoding ends up.
 
 # %%
-order_blind = [tasks.order_blind_accuracy(T, generator=torch.Generator().manual_seed(0))
-               for T in memory.DELAYS]
+order_blind = [
+    tasks.order_blind_accuracy(T, generator=torch.Generator().manual_seed(0)) for T in memory.DELAYS
+]
 for T, acc in zip(memory.DELAYS, order_blind):
     print(f"T = {T:>3}: best order-blind accuracy {acc:.3f}")
 
@@ -111,8 +114,10 @@ for T, acc in zip(memory.DELAYS, order_blind):
 # %%
 budget = memory.Budget()
 print(budget)
-sizes = {kind: sum(p[0].numel() for p in ens.parameters())  # p[0]: member 0 of each ensemble
-         for kind, ens in zip(["tanh RNN", "LSTM", "attention"], memory.make_models((10,))[10])}
+sizes = {
+    kind: sum(p[0].numel() for p in ens.parameters())  # p[0]: member 0 of each ensemble
+    for kind, ens in zip(["tanh RNN", "LSTM", "attention"], memory.make_models((10,))[10])
+}
 print("parameters per model:", sizes)
 
 # %% [markdown]
@@ -127,13 +132,15 @@ print("parameters per model:", sizes)
 # %%
 # NBVAL_IGNORE_OUTPUT
 results = memory.train_all(memory.DELAYS, budget, seed=0)
-print(f"trained {results.n_models} models ({len(memory.KINDS)} kinds x {len(memory.DELAYS)} delays), "
-      f"{budget.steps} Adam steps each, in {results.seconds:.0f} s\n")
+print(
+    f"trained {results.n_models} models ({len(memory.KINDS)} kinds x {len(memory.DELAYS)} delays), "
+    f"{budget.steps} Adam steps each, in {results.seconds:.0f} s\n"
+)
 print(results.table())
 acc = dict(zip(memory.KINDS, results.at().tolist()))  # kind -> [accuracy at T = 10, 30, 100]
-assert acc["attention + positions"][-1] > 0.5          # far above chance (0.125) at T = 100
-assert acc["LSTM"][-1] < 0.25 and acc["tanh RNN"][-1] < 0.25   # near chance at T = 100
-assert acc["LSTM, forget bias +3"][0] > 0.8            # the open forget gate learns T = 10
+assert acc["attention + positions"][-1] > 0.5  # far above chance (0.125) at T = 100
+assert acc["LSTM"][-1] < 0.25 and acc["tanh RNN"][-1] < 0.25  # near chance at T = 100
+assert acc["LSTM, forget bias +3"][0] > 0.8  # the open forget gate learns T = 10
 
 # %% [markdown]
 # Read the table row by row (these are the numbers printed above, from this run):
@@ -212,7 +219,9 @@ assert weight_on_first["attention, no positions"] < 0.1
 # %%
 for bias in (0.0, 3.0):
     f = torch.sigmoid(torch.tensor(bias)).item()
-    print(f"forget bias {bias:+.0f}: f = {f:.3f}; f^10 = {f**10:.2g}, f^30 = {f**30:.2g}, f^100 = {f**100:.2g}")
+    print(
+        f"forget bias {bias:+.0f}: f = {f:.3f}; f^10 = {f**10:.2g}, f^30 = {f**30:.2g}, f^100 = {f**100:.2g}"
+    )
 
 # %% [markdown]
 # With the default bias the signal from $x_0$ is scaled by about $10^{-3}$ after 10 steps and $10^{-30}$ after
@@ -260,6 +269,7 @@ for bias in (0.0, 3.0):
 # **1. The order-blind guess.** Write `most_frequent_token(x)`: for a batch of sequences `x` (shape `(B, L)`,
 # integer tokens 0-7), return the commonest token of each row, shape `(B,)`, ties going to the smallest token.
 # (`torch.bincount` works on one row; for all rows at once, try `torch.nn.functional.one_hot`.)
+
 
 # %%
 def most_frequent_token(x):

@@ -1,7 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
-#     formats: ipynb,py:percent
+#     formats: ipynb,sources//py:percent
 #     text_representation:
 #       extension: .py
 #       format_name: percent
@@ -43,11 +43,12 @@
 
 # %% tags=["setup"]
 # Setup: on Colab, install the course helpers; anywhere else this cell does nothing.
+import subprocess
 import sys
+
 if "google.colab" in sys.modules:
-    import subprocess
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q",
-                    "git+https://github.com/why-transformers/why-transformers"], check=True)
+    pip = [sys.executable, "-m", "pip", "install", "-q"]
+    subprocess.run([*pip, "git+https://github.com/why-transformers/why-transformers"], check=True)
 
 # %%
 import torch
@@ -57,6 +58,7 @@ import helpers
 from helpers import complexity, course, memory, scan, timing
 
 torch.set_num_threads(1)  # the one timing below runs on one thread: comparable across machines
+helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
 generator = helpers.set_seed(8)
 
 # %% [markdown]
@@ -86,11 +88,13 @@ for kind, counts in flops.items():
 # $8Nd^2 + 4rNd$.
 
 # %%
-for kind, formula in [("recurrent", lambda N: 4 * N * d * d),
-                      ("recurrent (LSTM)", lambda N: 16 * N * d * d),
-                      ("self-attention", lambda N: 8 * N * d * d + 4 * N * N * d),
-                      ("convolutional (k=3)", lambda N: 2 * 3 * N * d * d),
-                      ("restricted self-attention (r=16)", lambda N: 8 * N * d * d + 4 * 16 * N * d)]:
+for kind, formula in [
+    ("recurrent", lambda N: 4 * N * d * d),
+    ("recurrent (LSTM)", lambda N: 16 * N * d * d),
+    ("self-attention", lambda N: 8 * N * d * d + 4 * N * N * d),
+    ("convolutional (k=3)", lambda N: 2 * 3 * N * d * d),
+    ("restricted self-attention (r=16)", lambda N: 8 * N * d * d + 4 * 16 * N * d),
+]:
     print(f"{kind:<34} counted / formula = {[f / formula(N) for f, N in zip(flops[kind], Ns)]}")
 ratio = [a / r for a, r in zip(flops["self-attention"], flops["recurrent"])]
 print("self-attention / tanh RNN:", ratio, " = N/d + 2")
@@ -166,8 +170,12 @@ assert t_mha > t_rnn  # on one CPU thread, the extra work (N/d + 2 = 6x) is not 
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-short = memory.train_all(delays=(100,), budget=memory.Budget(steps=100, eval_every=100), seed=0,
-                         kinds=("LSTM, forget bias +3", "attention + positions"))
+short = memory.train_all(
+    delays=(100,),
+    budget=memory.Budget(steps=100, eval_every=100),
+    seed=0,
+    kinds=("LSTM, forget bias +3", "attention + positions"),
+)
 long_range = dict(zip(short.kinds, short.at()[:, 0].tolist()))
 print(f"trained {short.n_models} models, 100 Adam steps each, in {short.seconds:.0f} s\n")
 print(short.table())
@@ -191,9 +199,13 @@ assert long_range["attention + positions"] > 0.5 and long_range["LSTM, forget bi
 
 # %%
 for t in (16, 256, 4096):
-    (f_rnn, s_rnn), (f_att, s_att) = (complexity.generation_step(k, t, d) for k in ("recurrent", "self-attention"))
-    print(f"t = {t:>4}: FLOPs recurrent {f_rnn:>7,}  attention {f_att:>9,}   "
-          f"state recurrent {s_rnn:>3}  attention {s_att:>7,}")
+    (f_rnn, s_rnn), (f_att, s_att) = (
+        complexity.generation_step(k, t, d) for k in ("recurrent", "self-attention")
+    )
+    print(
+        f"t = {t:>4}: FLOPs recurrent {f_rnn:>7,}  attention {f_att:>9,}   "
+        f"state recurrent {s_rnn:>3}  attention {s_att:>7,}"
+    )
 
 # %%
 complexity.plot_generation([16, 64, 256, 1024, 4096], d)
@@ -206,17 +218,21 @@ complexity.plot_generation([16, 64, 256, 1024, 4096], d)
 
 # %%
 i, j = Ns.index(1024), 2  # N = 1024 in flops; N = 256 in depth
+rows = [  # (layer type, complexity per layer, name counted, sequential ops, max path length)
+    ("self-attention", "O(N² d)", "self-attention", "O(1)", "O(1)"),
+    ("recurrent (tanh RNN)", "O(N d²)", "recurrent", "O(N)", "O(N)"),
+    ("recurrent (LSTM)", "O(N d²)", "recurrent (LSTM)", "O(N)", "O(N)"),
+    ("convolutional", "O(k N d²)", "convolutional (k=3)", "O(1)", "O(log_k N)"),
+    ("restricted self-attention", "O(r N d)", "restricted self-attention (r=16)", "O(1)", "O(N/r)"),
+]
 complexity.markdown_table(
-    ["layer type", "complexity per layer", "counted FLOPs, N=1024", "sequential ops",
-     "longest chain, N=256", "max path length"],
-    [["self-attention", "O(N² d)", f"{flops['self-attention'][i]:,}", "O(1)", depth["self-attention"][j], "O(1)"],
-     ["recurrent (tanh RNN)", "O(N d²)", f"{flops['recurrent'][i]:,}", "O(N)", depth["recurrent"][j], "O(N)"],
-     ["recurrent (LSTM)", "O(N d²)", f"{flops['recurrent (LSTM)'][i]:,}", "O(N)",
-      depth["recurrent (LSTM)"][j], "O(N)"],
-     ["convolutional", "O(k N d²)", f"{flops['convolutional (k=3)'][i]:,}", "O(1)",
-      depth["convolutional (k=3)"][j], "O(log_k N)"],
-     ["restricted self-attention", "O(r N d)", f"{flops['restricted self-attention (r=16)'][i]:,}", "O(1)",
-      depth["restricted self-attention (r=16)"][j], "O(N/r)"]])
+    ["layer type", "complexity per layer", "counted FLOPs, N=1024", "sequential ops"]
+    + ["longest chain, N=256", "max path length"],
+    [
+        [name, big_o, f"{flops[kind][i]:,}", ops, depth[kind][j], path]
+        for name, big_o, kind, ops, path in rows
+    ],
+)
 
 # %% [markdown]
 # The complexity column is Vaswani et al.'s. For attention it counts only the comparison of all pairs,
@@ -231,12 +247,19 @@ f_att, s_att = complexity.generation_step("self-attention", 4096, d)
 assert f_att > 10 * f_rnn and s_att > 1000 * s_rnn  # the two rows that favour recurrence
 complexity.markdown_table(
     ["", "recurrent (RNN / LSTM)", "self-attention (Transformer)", "measured here"],
-    [["parallel over time (training)", "no: O(N) chain", "yes: O(1) chain", "chain lengths above"],
-     ["time on one CPU thread, B=32 N=512 d=128", "faster", "slower", "the timing above"],
-     ["recall after T=100, short budget", "near chance", "solved (with positions)",
-      f"accuracy {long_range['LSTM, forget bias +3']:.2f} vs {long_range['attention + positions']:.2f}"],
-     ["cost per generated token", "O(d²)", "O(d² + N d)", f"{f_rnn:,} vs {f_att:,} FLOPs at t=4096"],
-     ["state kept while generating", "O(d)", "O(N d)", f"{s_rnn} vs {s_att:,} numbers at t=4096"]])
+    [
+        ["parallel over time (training)", "no: O(N) chain", "yes: O(1) chain", "chain lengths above"],
+        ["time on one CPU thread, B=32 N=512 d=128", "faster", "slower", "the timing above"],
+        [
+            "recall after T=100, short budget",
+            "near chance",
+            "solved (with positions)",
+            f"accuracy {long_range['LSTM, forget bias +3']:.2f} vs {long_range['attention + positions']:.2f}",
+        ],
+        ["cost per generated token", "O(d²)", "O(d² + N d)", f"{f_rnn:,} vs {f_att:,} FLOPs at t=4096"],
+        ["state kept while generating", "O(d)", "O(N d)", f"{s_rnn} vs {s_att:,} numbers at t=4096"],
+    ],
+)
 
 # %% [markdown]
 # The last two rows are why the story did not end in 2017: a recurrent model generates each token at a fixed
@@ -280,9 +303,9 @@ course.claims_ledger()
 # train linear RNNs in parallel over the sequence.
 
 # %%
-a = torch.rand(1000, 16, dtype=torch.float64, generator=generator)   # (N, d): decay per step, in (0, 1)
+a = torch.rand(1000, 16, dtype=torch.float64, generator=generator)  # (N, d): decay per step, in (0, 1)
 b = torch.randn(1000, 16, dtype=torch.float64, generator=generator)  # (N, d): input per step
-h_loop = scan.linear_recurrence_loop(a, b)                           # 1000 dependent steps
+h_loop = scan.linear_recurrence_loop(a, b)  # 1000 dependent steps
 h_scan, steps = scan.linear_recurrence_scan(a, b, return_steps=True)
 print(f"loop: {len(a)} dependent steps; scan: {steps} steps")
 print("same result (to float64 precision):", torch.allclose(h_scan, h_loop, rtol=1e-12, atol=1e-12))
@@ -295,8 +318,10 @@ print("same result (to float64 precision):", torch.allclose(h_scan, h_loop, rtol
 # %%
 # NBVAL_IGNORE_OUTPUT
 a, b = torch.rand(10_000, 16, generator=generator), torch.randn(10_000, 16, generator=generator)
-t = timing.time_fns({"loop": lambda: scan.linear_recurrence_loop(a, b),
-                     "scan": lambda: scan.linear_recurrence_scan(a, b)}, repeats=3)
+t = timing.time_fns(
+    {"loop": lambda: scan.linear_recurrence_loop(a, b), "scan": lambda: scan.linear_recurrence_scan(a, b)},
+    repeats=3,
+)
 t_loop, t_scan = t["loop"].median_ms, t["scan"].median_ms
 print(f"N = 10,000, one thread: loop {t_loop:.1f} ms, scan {t_scan:.1f} ms")
 assert t_scan < t_loop / 2  # 14 vectorised steps against 10,000 small ones
@@ -354,6 +379,7 @@ assert t_scan < t_loop / 2  # 14 vectorised steps against 10,000 small ones
 # **1. Compose two steps.** Write `combine(left, right)` where `left = (a1, b1)` and `right = (a2, b2)` are
 # two affine steps $h \mapsto a h + b$ (tensors of the same shape). Return the pair `(a, b)` of the single step
 # that applies `left` first, then `right`.
+
 
 # %%
 def combine(left, right):

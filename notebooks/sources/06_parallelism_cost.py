@@ -1,7 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
-#     formats: ipynb,py:percent
+#     formats: ipynb,sources//py:percent
 #     text_representation:
 #       extension: .py
 #       format_name: percent
@@ -41,11 +41,12 @@
 
 # %% tags=["setup"]
 # Setup: on Colab, install the course helpers; anywhere else this cell does nothing.
+import subprocess
 import sys
+
 if "google.colab" in sys.modules:
-    import subprocess
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q",
-                    "git+https://github.com/why-transformers/why-transformers"], check=True)
+    pip = [sys.executable, "-m", "pip", "install", "-q"]
+    subprocess.run([*pip, "git+https://github.com/why-transformers/why-transformers"], check=True)
 
 # %%
 import torch
@@ -54,6 +55,7 @@ import helpers
 from helpers import timing
 from helpers.timing import MODELS
 
+helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
 generator = helpers.set_seed(6)
 torch.set_num_threads(timing.THREADS)  # every CPU timing in this notebook, the snippet's too
 LOOP, FUSED, ATTENTION = MODELS
@@ -73,35 +75,44 @@ print(f"CPU threads: {torch.get_num_threads()}; models compared: {', '.join(MODE
 # comments and prints are translated from the article; the code is unchanged.
 
 # %%
+import time
+
 import torch
 import torch.nn as nn
-import time
+
 batch_size = 32
 seq_len = 512
 embedding_dim = 128
 # Inputs: [batch_size, seq_len, embedding_dim]
 x = torch.randn(batch_size, seq_len, embedding_dim)
+
+
 # 1. Recurrent processing (RNN cell)
 class CustomRNN(nn.Module):
     def __init__(self, dim):
         super().__init__()
         self.rnn_cell = nn.RNNCell(dim, dim)
+
     def forward(self, x):
         h = torch.zeros(x.size(0), x.size(2), device=x.device)
         # Sequential loop over time steps (cannot be parallelised)
         for t in range(x.size(1)):
             h = self.rnn_cell(x[:, t, :], h)
         return h
+
+
 # 2. Parallel processing (self-attention layer)
 class CustomSelfAttention(nn.Module):
     def __init__(self, dim):
         super().__init__()
         self.num_heads = 4
         self.mha = nn.MultiheadAttention(dim, self.num_heads, batch_first=True)
+
     def forward(self, x):
         # Parallel matrix multiplication over all time steps
         attn_out, _ = self.mha(x, x, x)
         return attn_out
+
 
 # %% [markdown]
 # and the timing:
@@ -189,12 +200,11 @@ assert warm.runs >= 5 and warm.q3_ms > warm.q1_ms  # one number would hide this 
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-grid = timing.measure_grid(seq_lens=(16, 32, 64, 128, 256, 512), batches=(1, 4, 32),
-                           on=timing.devices())
+grid = timing.measure_grid(seq_lens=(16, 32, 64, 128, 256, 512), batches=(1, 4, 32), on=timing.devices())
 forward = grid.at(32, 512)
 timing.show(forward, "forward, B=32, N=512, d=128, one CPU thread:")
 assert forward[ATTENTION].median_ms > 1.5 * forward[FUSED].median_ms  # attention is slower here,
-assert forward[ATTENTION].median_ms > forward[LOOP].median_ms          # even than the Python loop
+assert forward[ATTENTION].median_ms > forward[LOOP].median_ms  # even than the Python loop
 
 # %% [markdown]
 # Training runs the backward pass too, which does more work than the forward
@@ -238,7 +248,9 @@ B, N, d = 32, 512, 128
 counted = {name: timing.counted_flops(name, B, N, d) for name in MODELS}
 for name, flops in counted.items():
     print(f"{name:<16} forward {flops:>14,} FLOPs")
-print(f"formulas: 4BNd^2 = {timing.rnn_flops(B, N, d):,};  8BNd^2 + 4BN^2d = {timing.attention_flops(B, N, d):,}")
+print(
+    f"formulas: 4BNd^2 = {timing.rnn_flops(B, N, d):,};  8BNd^2 + 4BN^2d = {timing.attention_flops(B, N, d):,}"
+)
 print(f"attention / RNN = {counted[ATTENTION] / counted[FUSED]} = N/d + 2 = {N / d + 2}")
 print(f"not counted: the softmax over B * heads * N^2 = {B * 4 * N * N:,} attention scores")
 assert counted[ATTENTION] == timing.attention_flops(B, N, d)
@@ -292,7 +304,7 @@ models = timing.article_models()
 calls = {}
 for n in (16, 64, 256):
     x_n = torch.zeros(1, n, 128)
-    calls[n] = [timing.operator_calls(lambda: m(x_n)) for m in models.values()]
+    calls[n] = [timing.operator_calls(lambda m=m, x_n=x_n: m(x_n)) for m in models.values()]
 print(f"{'N':>16}" + "".join(f"{name:>18}" for name in MODELS))
 for n, row in calls.items():
     print(f"{n:>16}" + "".join(f"{c:>18}" for c in row))
@@ -342,8 +354,10 @@ timing.plot_cost(seq_len=64, batch=1, grid=grid)
 for n in grid.seq_lens:
     t = {name: grid.at(1, n)[name].median_ms for name in MODELS}
     winner = min(t, key=t.get)
-    print(f"B=1, N={n:>3}: attention / nn.RNN = {t[ATTENTION] / t[FUSED]:5.2f}, "
-          f"attention / loop = {t[ATTENTION] / t[LOOP]:5.2f}  -> fastest: {winner}")
+    print(
+        f"B=1, N={n:>3}: attention / nn.RNN = {t[ATTENTION] / t[FUSED]:5.2f}, "
+        f"attention / loop = {t[ATTENTION] / t[LOOP]:5.2f}  -> fastest: {winner}"
+    )
 assert grid.at(1, 512)[LOOP].median_ms > 4 * grid.at(1, 16)[LOOP].median_ms  # 32x the steps
 
 # %% [markdown]
@@ -445,6 +459,7 @@ timing.complexity_table(seq_len=512, dim=128)
 # multiply-add counts 2). The check runs `FlopCounterMode` on the real model at a
 # few random sizes.
 
+
 # %%
 def my_rnn_flops(B, N, d):
     """Forward FLOPs of CustomRNN on an input (B, N, d)."""
@@ -456,6 +471,7 @@ helpers.check("rnn_flops", my_rnn_flops)
 # %% [markdown]
 # **2.** The same for the article's attention layer (`nn.MultiheadAttention` with 4
 # heads). Hint: the number of heads does not appear in the answer. Why not?
+
 
 # %%
 def my_attention_flops(B, N, d):
