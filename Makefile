@@ -39,6 +39,10 @@ test-latest:          ## drift check as on Colab/Binder: newest releases pyproje
 		nbclient ipykernel nbformat nbconvert jupytext pytest pyyaml packaging
 	.venv-latest/bin/python tools/test_latest.py
 
+.PHONY: gpu-bench
+gpu-bench: setup      ## on a CUDA machine: measure the GPU sweeps again into build/gpu-bench/ (formats of helpers/data/gpu/)
+	$(PY) tools/gpu_bench.py
+
 .PHONY: slides colab
 slides: setup         ## export every notebook to reveal.js slides in build/slides/ (present live: RISE in `make lab`)
 	$(PY) tools/slides.py

@@ -3,14 +3,13 @@
 import functools
 import math
 
-import ipywidgets as W
 import torch
 from torch import nn
 
 from .checks import require_positive_int, require_tensor
 from .exercises import register_exercise
-from .plots import COLORS, new_figure
-from .widgets import Explorer, register
+from .plots import COLORS, log_axis, new_figure
+from .widgets import Explorer, choice, register
 
 
 def scaled_dot_product_attention(
@@ -188,8 +187,8 @@ def plot_entropy_vs_dk(S: int = 16):
     ax.plot(DK_CHOICES, rows["raw"], "o-", color=COLORS[3], label="softmax(q·k)")
     ax.plot(DK_CHOICES, rows["scaled"], "s-", color=COLORS[0], label="softmax(q·k / √d_k)")
     ax.axhline(math.log(S), ls=":", color=COLORS[7], label=f"uniform: ln {S} = {math.log(S):.2f}")
+    log_axis(ax, "x", ticks=DK_CHOICES)
     ax.set(
-        xscale="log",
         ylim=(0, math.log(S) * 1.1),
         xlabel="d_k (dimensions, log scale)",
         ylabel="entropy (nats)",
@@ -202,14 +201,7 @@ def plot_entropy_vs_dk(S: int = 16):
 @register
 def explore_scaling() -> Explorer:
     """A d_k slider (powers of two) over plot_scaling."""
-    control = W.SelectionSlider(
-        description="d_k",
-        options=DK_CHOICES,
-        value=64,
-        continuous_update=False,
-        style={"description_width": "initial"},
-    )
-    return Explorer(plot_scaling, {"d_k": control}, name="scaling")
+    return Explorer(plot_scaling, {"d_k": choice("d_k", DK_CHOICES, 64)}, name="scaling")
 
 
 # ---- Exercises ------------------------------------------------------------------------

@@ -3,11 +3,10 @@
 import math
 
 import torch
-from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 
 from .checks import require_positive_int, require_square
 from .exercises import register_exercise
-from .plots import COLORS, finite_or_marked, fix_margins, new_figure
+from .plots import COLORS, finite_or_marked, fix_margins, log_axis, new_figure
 from .spectra import largest_singular_value, matrix_with_spectral_radius
 from .timing import one_thread
 from .widgets import Explorer, register, slider
@@ -128,16 +127,6 @@ def naive_product_norm(W_hh: torch.Tensor, T: int, dtype: torch.dtype = torch.fl
 # --- the figures ------------------------------------------------------------------------
 
 
-def tidy_log_axis(ax, numticks: int = 8) -> None:
-    """A log y axis with a few labelled decades and no minor ticks: readable, and fast to draw."""
-    ax.set_yscale("log")
-    ax.yaxis.set_major_locator(LogLocator(base=10, numticks=numticks))
-    ax.yaxis.set_minor_locator(NullLocator())
-    ax.yaxis.set_major_formatter(
-        FuncFormatter(lambda v, _: f"{v:.0e}".replace("e+0", "e").replace("e-0", "e-").replace("e+", "e"))
-    )  # plain text: no mathtext to parse
-
-
 CASES = [  # (nonlinearity, kind, line style)
     ("linear", "orthogonal", "-"),
     ("linear", "gaussian", "--"),
@@ -181,7 +170,7 @@ def plot_gradient_norm_grid(T: int = 200, rhos: tuple = (0.9, 1.0, 1.1), d: int 
             for _, kind, style in [c for c in CASES if c[0] == nonlinearity]:
                 norms = gradient_norms(rho, T, d=d, kind=kind, nonlinearity=nonlinearity, every=every)
                 finite_or_marked(ax, steps, norms, label=f"ρ = {rho:g}, {kind}", color=color, ls=style)
-        tidy_log_axis(ax)
+        log_axis(ax, "y")
         note = ", unit inputs (lines as on the left)" if nonlinearity == "tanh" else ""
         ax.set(xlabel="sequence length T (steps back)", title=f"{nonlinearity} RNN{note}")
     for ax in axes:
@@ -207,7 +196,7 @@ def plot_gradient_norms(eigenvalue: float = 1.0, seq_len: int = 100, d: int = 32
     ax.plot(
         ks, eigenvalue**ks, color=COLORS[7], lw=6, alpha=0.3, zorder=1, label=r"$\rho^T$"
     )  # a band behind
-    tidy_log_axis(ax)
+    log_axis(ax, "y")
     ax.set(
         xlabel="sequence length T (steps back)",
         ylabel=r"$\|\partial h_T / \partial h_0\|_2$",
@@ -258,7 +247,7 @@ def plot_non_normal(coupling: float = 5.0, eigenvalue: float = 0.9, K: int = 60)
         ks, [eigenvalue**k for k in ks], color=COLORS[0], ls="--", label=r"$\lambda I$ (normal): $\lambda^k$"
     )
     ax.axhline(1.0, color=COLORS[7], lw=0.6)
-    tidy_log_axis(ax)
+    log_axis(ax, "y")
     ax.set(
         xlabel="power k (steps back)",
         ylabel=r"$\|W^k\|_2$",

@@ -7,25 +7,16 @@ the one before. Nothing here measures wall time (notebook 08 times with helpers.
 """
 
 import torch
-from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 from torch import nn
-from torch.utils.flop_counter import FlopCounterMode
 
 from .attention import MultiHeadSelfAttention, scaled_dot_product_attention
 from .checks import require_positive_int
 from .lstm import lstm_step
-from .plots import COLORS, new_figure
+from .plots import COLORS, log_axis, new_figure
 from .rnn import rnn_forward
-from .timing import Table, log_tick_label
+from .timing import autograd_nodes, count_flops
 
 DEVICE = torch.device("cpu")  # counts depend only on shapes; "meta" would also work, but slower here
-
-
-def count_flops(fn, *args) -> int:
-    """FLOPs of fn(*args) (matmuls and convolutions; a multiply-add counts 2)."""
-    with torch.no_grad(), FlopCounterMode(display=False) as counter:
-        fn(*args)
-    return counter.get_total_flops()
 
 
 # --- one layer of each kind of Vaswani et al.'s Table 1, input x (1, N, d) ---------------
@@ -88,8 +79,9 @@ def layer_flops(kind: str, N: int, d: int) -> int:
         raise ValueError(f"kind must be one of {list(LAYERS)}, got {kind!r}")
     require_positive_int(N, "N (the sequence length)")
     require_positive_int(d, "d (the width)")
-    layer = LAYERS[kind](N, d)
-    return count_flops(layer, torch.zeros(1, N, d, device=DEVICE))
+    layer, x = LAYERS[kind](N, d), torch.zeros(1, N, d, device=DEVICE)
+    with torch.no_grad():  # forward only: no graph to record
+        return count_flops(lambda: layer(x))
 
 
 # --- dependent steps: the longest chain in the autograd graph ----------------------------
@@ -97,18 +89,8 @@ def layer_flops(kind: str, N: int, d: int) -> int:
 
 def graph_depth(output: torch.Tensor) -> int:
     """The longest chain of autograd operations from `output` back to the inputs."""
-    depth, order, seen, stack = {}, [], set(), [(output.grad_fn, False)]
-    while stack:  # iterative post-order (no recursion limit)
-        node, done = stack.pop()
-        if node is None or (node in seen and not done):
-            continue
-        if done:
-            order.append(node)
-            continue
-        seen.add(node)
-        stack.append((node, True))
-        stack.extend((child, False) for child, _ in node.next_functions)
-    for node in order:  # children come before parents
+    depth = {}
+    for node in autograd_nodes(output):  # children come before parents
         depth[node] = 1 + max((depth.get(c, 0) for c, _ in node.next_functions if c), default=0)
     return depth[output.grad_fn]
 
@@ -136,8 +118,7 @@ def generation_step(kind: str, t: int, d: int) -> tuple[int, int]:
     if kind == "recurrent":
         state = torch.zeros(1, d, device=DEVICE)
         W = torch.zeros(d, d, device=DEVICE)
-        flops = count_flops(lambda: torch.tanh(x[:, 0] @ W.T + state @ W.T))
-        return flops, state.numel()
+        return count_flops(lambda: torch.tanh(x[:, 0] @ W.T + state @ W.T)), state.numel()
     if kind == "self-attention":
         cache_k = cache_v = torch.zeros(1, t, d, device=DEVICE)
         proj, out = nn.Linear(d, 3 * d, device=DEVICE), nn.Linear(d, d, device=DEVICE)
@@ -151,16 +132,10 @@ def generation_step(kind: str, t: int, d: int) -> tuple[int, int]:
     raise ValueError(f"kind must be 'recurrent' or 'self-attention', got {kind!r}")
 
 
-# --- one wall-clock measurement -----------------------------------------------------------
-
-
-def markdown_table(header: list[str], rows: list[list]) -> Table:
-    """A table that Jupyter renders as Markdown and nbval compares as aligned text."""
-    return Table([list(header)] + [[str(cell) for cell in row] for row in rows])
-
+# --- the figures --------------------------------------------------------------------------
 
 # one colour and marker per kind of layer, the same in both figures
-_STYLE = {
+_LAYER_STYLE = {
     "recurrent": (COLORS[0], "o"),
     "recurrent (LSTM)": (COLORS[1], "s"),
     "self-attention": (COLORS[2], "D"),
@@ -170,20 +145,17 @@ _STYLE = {
 
 
 def _log_axes(ax, xs: list[int], xlabel: str) -> None:
-    """Log-log axes with a labelled tick at each x that was counted."""
-    ax.set(xscale="log", yscale="log", xlabel=xlabel)
-    ax.set_xticks(xs, [str(x) for x in xs])
-    ax.xaxis.set_minor_locator(NullLocator())
-    ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))  # labels at 1, 2, 5, 10, 20, ...
-    ax.yaxis.set_major_formatter(FuncFormatter(log_tick_label))
-    ax.yaxis.set_minor_locator(NullLocator())
+    """Log-log axes with a labelled tick at each x that was counted, and at 1, 2, 5, 10, 20, ... on y."""
+    log_axis(ax, "x", ticks=xs)
+    log_axis(ax, "y", subs=(1.0, 2.0, 5.0))
+    ax.set_xlabel(xlabel)
 
 
 def plot_flops(Ns: list[int], flops: dict[str, list[int]], d: int):
     """FLOPs of one layer against N, log-log, one line per kind."""
     fig, ax = new_figure(width=6.8, height=3.6)
     for kind, values in flops.items():
-        color, marker = _STYLE[kind]
+        color, marker = _LAYER_STYLE[kind]
         ax.plot(Ns, values, marker=marker, color=color, label=kind)
     ax.axvline(d, color="grey", lw=1, ls="--", label=f"N = d = {d}")
     _log_axes(ax, Ns, "sequence length N (tokens)")
@@ -196,7 +168,7 @@ def plot_generation(ts: list[int], d: int):
     """Per-token FLOPs and state size against the position t, recurrent vs attention."""
     fig, (ax1, ax2) = new_figure(1, 2, width=9.0, height=3.4)
     for kind in ("recurrent", "self-attention"):
-        color, marker = _STYLE[kind]
+        color, marker = _LAYER_STYLE[kind]
         flops, state = zip(*(generation_step(kind, t, d) for t in ts))
         ax1.plot(ts, flops, marker=marker, color=color, label=kind)
         ax2.plot(ts, state, marker=marker, color=color, label=kind)

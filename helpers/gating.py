@@ -8,11 +8,11 @@ import math
 import numpy as np
 import torch
 
-from .bptt import LOG_FLOAT64_MAX, jacobian_norms, tidy_log_axis
+from .bptt import LOG_FLOAT64_MAX, jacobian_norms
 from .checks import require_positive_int, require_tensor
 from .exercises import register_exercise
 from .lstm import LSTMGates, lstm_step, lstm_weights
-from .plots import COLORS, finite_or_marked, fix_margins, new_figure
+from .plots import COLORS, finite_or_marked, fix_margins, log_axis, new_figure
 from .rnn import rnn_weights
 from .seed import seeded
 from .timing import one_thread
@@ -224,15 +224,9 @@ def seed_spread(forget_bias: float, Ts: tuple = (50, 500), seeds: range = range(
 
 
 def _finish_gradient_axes(ax, title: str) -> None:
-    """Log y axis ticked at round decades (1e0, 1e-50, ...), the line ||.|| = 1, labels, legend."""
+    """Log y axis ticked at round decades (1, 1e-50, ...), the line ||.|| = 1, labels, legend."""
     ax.axhline(1.0, color=COLORS[7], lw=0.6, label="norm 1: no decay")
-    tidy_log_axis(ax)
-    ax.relim()
-    ax.autoscale_view()
-    low, high = (math.log10(v) for v in ax.get_ylim())
-    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100) if (high - low) / s <= 7)
-    ax.set_yticks([10.0**e for e in range(math.ceil(high / step) * step, math.floor(low), -step)])
-    ax.set_ylim(10.0**low, 10.0**high)
+    log_axis(ax, "y")
     ax.set(xlabel="sequence length T (steps back)", ylabel="gradient norm (log scale)", title=title)
     ax.legend(fontsize=8, loc="lower left")
 
@@ -341,8 +335,8 @@ def plot_state_size(d: int = D, vocab: int = 8):
     """What the LSTM must remember (the history grows with T) against what it has (2d numbers)."""
     T = torch.logspace(0, 5, 60)
     fig, ax = new_figure(width=6.4, height=3.4)
-    ax.loglog(T, T * math.log2(vocab), color=COLORS[3], label=f"history: T tokens x log2({vocab}) bits")
-    ax.loglog(
+    ax.plot(T, T * math.log2(vocab), color=COLORS[3], label=f"history: T tokens x log2({vocab}) bits")
+    ax.plot(
         T,
         torch.full_like(T, 2 * d * 32.0),
         color=COLORS[0],
@@ -357,6 +351,8 @@ def plot_state_size(d: int = D, vocab: int = 8):
         lw=0,
         label="context trained LSTM LMs use: ~200 tokens (Khandelwal et al. 2018)",
     )
+    log_axis(ax, "x")
+    log_axis(ax, "y")
     ax.set(
         xlabel="sequence length T (tokens)",
         ylabel="bits",

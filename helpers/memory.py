@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 
 import torch
 import torch.nn.functional as F
-from matplotlib.ticker import NullLocator
 from torch import nn
 
 from .attention import scaled_dot_product_attention
-from .plots import COLORS, fix_margins, new_figure
+from .plots import COLORS, fix_margins, log_axis, new_figure
 from .positional import sinusoidal_positional_encoding
 from .tasks import VOCAB, first_token_recall
 from .widgets import Explorer, register, slider
@@ -256,13 +255,19 @@ def train_all(
 
 # --- figures ----------------------------------------------------------------------------
 
-_STYLE = {
+_KIND_STYLE = {
     "tanh RNN": (COLORS[7], "o", "-"),
     "LSTM": (COLORS[1], "s", "-"),
     "LSTM, forget bias +3": (COLORS[3], "s", "--"),
     "attention + positions": (COLORS[0], "D", "-"),
     "attention, no positions": (COLORS[5], "D", ":"),
 }
+
+
+def _accuracy_axes(ax, xlabel: str, title: str) -> None:
+    """Test accuracy from 0 to 1 against `xlabel`, with the legend outside, on the right."""
+    ax.set(ylim=(0, 1.05), xlabel=xlabel, ylabel="test accuracy", title=title)
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1, 0.5))
 
 
 def plot_accuracy_vs_delay(results: Results, step: int | None = None, bound=None):
@@ -273,23 +278,18 @@ def plot_accuracy_vs_delay(results: Results, step: int | None = None, bound=None
     acc = results.at(step)
     fig, ax = new_figure(width=6.8, height=3.8)
     for kind, row in zip(results.kinds, acc):
-        color, marker, ls = _STYLE[kind]
+        color, marker, ls = _KIND_STYLE[kind]
         ax.plot(results.delays, row.tolist(), marker=marker, ls=ls, color=color, label=kind)
     ax.axhline(1 / VOCAB, color="grey", lw=1, ls="--", label=f"chance (1/{VOCAB})")
     if bound is not None:
         ax.plot(results.delays, list(bound), color="grey", lw=1, ls=":", label="best order-blind guess")
     shown = results.steps[-1] if step is None else step
-    ax.set(
-        xscale="log",
-        xticks=list(results.delays),
-        xticklabels=[str(T) for T in results.delays],
-        ylim=(0, 1.05),
-        xlabel="delay T (tokens between the target and the answer)",
-        ylabel="test accuracy",
-        title=f"first-token recall after {shown} Adam steps",
+    log_axis(ax, "x", ticks=results.delays)
+    _accuracy_axes(
+        ax,
+        "delay T (tokens between the target and the answer)",
+        f"first-token recall after {shown} Adam steps",
     )
-    ax.xaxis.set_minor_locator(NullLocator())
-    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1, 0.5))
     return fix_margins(fig, left=0.1, bottom=0.14, right=0.66, top=0.92)  # room for the legend
 
 
@@ -301,16 +301,10 @@ def plot_learning_curves(results: Results, delay: int):
     curves = torch.stack(results.accuracy)[:, :, j]  # (n_steps, kinds)
     fig, ax = new_figure(width=6.8, height=3.4)
     for i, kind in enumerate(results.kinds):
-        color, marker, ls = _STYLE[kind]
+        color, marker, ls = _KIND_STYLE[kind]
         ax.plot(results.steps, curves[:, i].tolist(), marker=marker, ms=3, ls=ls, color=color, label=kind)
     ax.axhline(1 / VOCAB, color="grey", lw=1, ls="--", label="chance")
-    ax.set(
-        ylim=(0, 1.05),
-        xlabel="Adam step",
-        ylabel="test accuracy",
-        title=f"learning curves at delay T = {delay}",
-    )
-    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1, 0.5))
+    _accuracy_axes(ax, "Adam step", f"learning curves at delay T = {delay}")
     return fig
 
 

@@ -2,7 +2,6 @@
 
 import math
 
-import ipywidgets as W
 import torch
 from torch import nn
 
@@ -10,19 +9,19 @@ from .attention import MultiHeadSelfAttention
 from .checks import require_positive_int
 from .plots import new_figure
 from .seed import seeded
-from .widgets import Explorer, register
+from .widgets import Explorer, choice, register
 
 SENTENCE = ("the", "cat", "sat", "on", "the", "mat")
 WORD_TYPES = {"the": "determiner", "cat": "noun", "mat": "noun", "sat": "verb", "on": "preposition"}
 TYPES = ("determiner", "noun", "verb", "preposition")
-D_MODEL = 16  # 8 dimensions per head for 2 heads: 4 word-type features, 6 position slots, 6 spare
+TOY_D_MODEL = 16  # 8 dimensions per head for 2 heads: 4 word-type features, 6 position slots, 6 spare
 
 
 def toy_embeddings(words=SENTENCE) -> torch.Tensor:
     """(1, L, 16) hand-built: dims 0-3 one-hot word type, dims 8-13 one-hot position."""
     if len(words) > 6:
         raise ValueError(f"the toy embedding has 6 position slots, got {len(words)} words")
-    x = torch.zeros(1, len(words), D_MODEL)
+    x = torch.zeros(1, len(words), TOY_D_MODEL)
     for p, word in enumerate(words):
         if word not in WORD_TYPES:
             raise ValueError(f"unknown word {word!r}; known: {', '.join(sorted(WORD_TYPES))}")
@@ -37,7 +36,7 @@ def hand_built_heads(sharpness: float = 12.0) -> nn.MultiheadAttention:
     Head 0 ("previous word"): position p asks for position p - 1.
     Head 1 ("grammar"): a determiner, a verb, a preposition ask for a noun; a noun asks for the verb.
     """
-    W_q, W_k = torch.zeros(D_MODEL, D_MODEL), torch.zeros(D_MODEL, D_MODEL)
+    W_q, W_k = torch.zeros(TOY_D_MODEL, TOY_D_MODEL), torch.zeros(TOY_D_MODEL, TOY_D_MODEL)
     for p in range(1, 6):  # head 0 uses rows 0-7 of W_q and W_k
         W_q[p - 1, 8 + p] = sharpness  # query of position p points at slot p - 1
     for p in range(6):
@@ -47,10 +46,10 @@ def hand_built_heads(sharpness: float = 12.0) -> nn.MultiheadAttention:
         W_q[8 + TYPES.index(wanted), TYPES.index(t)] = sharpness
     for i in range(len(TYPES)):
         W_k[8 + i, i] = 1.0  # key of a word is its type
-    mha = nn.MultiheadAttention(D_MODEL, 2, bias=False, batch_first=True)
+    mha = nn.MultiheadAttention(TOY_D_MODEL, 2, bias=False, batch_first=True)
     with torch.no_grad():
-        mha.in_proj_weight.copy_(torch.cat([W_q, W_k, torch.eye(D_MODEL)]))  # [W_q; W_k; W_v]
-        mha.out_proj.weight.copy_(torch.eye(D_MODEL))
+        mha.in_proj_weight.copy_(torch.cat([W_q, W_k, torch.eye(TOY_D_MODEL)]))  # [W_q; W_k; W_v]
+        mha.out_proj.weight.copy_(torch.eye(TOY_D_MODEL))
     return mha
 
 
@@ -86,15 +85,15 @@ def plot_sentence_heads(weights: torch.Tensor, names: list[str], words=SENTENCE)
     return fig
 
 
-HEAD_CHOICES = tuple(h for h in range(1, D_MODEL + 1) if D_MODEL % h == 0)
+HEAD_CHOICES = tuple(h for h in range(1, TOY_D_MODEL + 1) if TOY_D_MODEL % h == 0)
 
 
 def random_heads(n_heads: int, seed: int = 0) -> MultiHeadSelfAttention:
     """An untrained MultiHeadSelfAttention(16, n_heads), the same weights for every head count."""
     if n_heads not in HEAD_CHOICES:
-        raise ValueError(f"n_heads must divide d_model={D_MODEL}: one of {HEAD_CHOICES}, got {n_heads!r}")
+        raise ValueError(f"n_heads must divide d_model={TOY_D_MODEL}: one of {HEAD_CHOICES}, got {n_heads!r}")
     with seeded(seed):
-        mha = MultiHeadSelfAttention(D_MODEL, n_heads)
+        mha = MultiHeadSelfAttention(TOY_D_MODEL, n_heads)
     with torch.no_grad():
         mha.in_proj.weight.mul_(8.0)  # larger than at init, so that the maps are not all flat
     return mha
@@ -111,12 +110,12 @@ def plot_heads(n_heads: int = 2, seed: int = 0):
     mha = random_heads(n_heads, seed)
     with torch.no_grad():
         _, weights = mha(toy_embeddings())  # (1, nh, L, L)
-    hs = D_MODEL // n_heads
+    hs = TOY_D_MODEL // n_heads
     fig, ax = new_figure(width=8.0, height=2.9 if n_heads <= 8 else 3.6)
     draw_maps(ax, weights[0], [f"head {h}" for h in range(n_heads)])  # colours 0-1 as above; no bar: faster
     ax.set_title(
         f"{n_heads} head{'s' if n_heads > 1 else ''} × {hs} dimension{'s' if hs > 1 else ''} "
-        f"per head = d_model {D_MODEL};  parameters: {parameter_count(mha)} (untrained)",
+        f"per head = d_model {TOY_D_MODEL};  parameters: {parameter_count(mha)} (untrained)",
         fontsize=10,
         pad=16,
     )
@@ -126,7 +125,4 @@ def plot_heads(n_heads: int = 2, seed: int = 0):
 @register
 def explore_heads() -> Explorer:
     """A head-count control (only divisors of d_model) over plot_heads."""
-    control = W.Dropdown(
-        description="heads", options=HEAD_CHOICES, value=2, style={"description_width": "initial"}
-    )
-    return Explorer(plot_heads, {"n_heads": control}, name="heads")
+    return Explorer(plot_heads, {"n_heads": choice("heads", HEAD_CHOICES, 2)}, name="heads")

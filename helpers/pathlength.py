@@ -5,11 +5,11 @@ from torch import nn
 
 from .attention import MultiHeadSelfAttention, scaled_dot_product_attention
 from .checks import require_positive_int, require_tensor
-from .plots import COLORS, finite_or_marked, new_figure
+from .plots import COLORS, finite_or_marked, log_axis, new_figure
 from .seed import seeded
 from .timing import one_thread
 
-MODELS = ("RNN", "LSTM", "attention")
+ARCHITECTURES = ("RNN", "LSTM", "attention")
 
 
 def last_token_attention(attn: MultiHeadSelfAttention, x: torch.Tensor) -> torch.Tensor:
@@ -27,8 +27,8 @@ def last_token_attention(attn: MultiHeadSelfAttention, x: torch.Tensor) -> torch
 
 def make_model(kind: str, d: int = 32, seed: int = 0):
     """One layer at PyTorch's initialisation, in float64, as f: x (B, N, d) -> y_N (B, d)."""
-    if kind not in MODELS:
-        raise ValueError(f"kind must be one of {MODELS}, got {kind!r}")
+    if kind not in ARCHITECTURES:
+        raise ValueError(f"kind must be one of {ARCHITECTURES}, got {kind!r}")
     require_positive_int(d, "d")
     with seeded(seed):
         if kind == "RNN":
@@ -41,7 +41,7 @@ def make_model(kind: str, d: int = 32, seed: int = 0):
     return lambda x: last_token_attention(attn, x)
 
 
-def jacobian_norms(f, x: torch.Tensor) -> torch.Tensor:
+def output_jacobian_norms(f, x: torch.Tensor) -> torch.Tensor:
     """||dy_N / dx_t||_F for every position t: x (N, d_in) -> (N,).
 
     f maps a batch x (B, N, d_in) to y_N (B, d_out). One backward pass per output
@@ -66,7 +66,7 @@ def random_sequence(N: int, d: int, seed: int = 0) -> torch.Tensor:
 def gradient_vs_distance(N: int = 100, d: int = 32, seed: int = 0) -> dict[str, torch.Tensor]:
     """Per model, ||dy_N / dx_t|| at distance N - t = 1, 2, ..., N - 1 (entry 0 = distance 1)."""
     x = random_sequence(N, d, seed)
-    return {kind: jacobian_norms(make_model(kind, d, seed), x)[:-1].flip(0) for kind in MODELS}
+    return {kind: output_jacobian_norms(make_model(kind, d, seed), x)[:-1].flip(0) for kind in ARCHITECTURES}
 
 
 def plot_gradient_vs_distance(N: int = 100, d: int = 32, seed: int = 0):
@@ -75,8 +75,8 @@ def plot_gradient_vs_distance(N: int = 100, d: int = 32, seed: int = 0):
     fig, ax = new_figure(width=6.4, height=3.4)
     for color, (kind, g) in zip(COLORS, norms.items()):
         finite_or_marked(ax, range(1, N), g.tolist(), label=kind, color=color)
+    log_axis(ax, "y")
     ax.set(
-        yscale="log",
         xlabel="distance N - t (tokens)",
         ylabel=r"$\|\partial y_N / \partial x_t\|_F$",
         title=f"Gradient from the last output to an earlier input (N = {N}, d = {d}, at init)",
@@ -90,7 +90,7 @@ def attention_dilution(Ns=(16, 64, 256, 1024, 4096), d: int = 32, seed: int = 0)
     f = make_model("attention", d, seed)
     rows = {"N": [], "first": [], "mean": [], "total": []}
     for N in Ns:
-        g = jacobian_norms(f, random_sequence(N, d, seed))[:-1]  # every t < N
+        g = output_jacobian_norms(f, random_sequence(N, d, seed))[:-1]  # every t < N
         for key, value in (
             ("N", N),
             ("first", g[0].item()),
@@ -110,9 +110,9 @@ def plot_dilution(rows: dict[str, list]):
     ax.plot(N, rows["total"], "^-", color=COLORS[1], label="sum over earlier tokens")
     guide = [rows["mean"][0] * N[0] / n for n in N]
     ax.plot(N, guide, ":", color=COLORS[7], label="slope 1/N")
+    log_axis(ax, "x", ticks=N)
+    log_axis(ax, "y")
     ax.set(
-        xscale="log",
-        yscale="log",
         xlabel="sequence length N (tokens)",
         ylabel=r"$\|\partial y_N / \partial x_t\|_F$",
         title="Diffuse attention shares one gradient among N tokens",

@@ -4,6 +4,7 @@ import math
 
 import matplotlib
 from matplotlib.figure import Figure
+from matplotlib.ticker import FixedLocator, FuncFormatter, Locator, LogLocator, NullLocator
 
 # Okabe & Ito (2008): distinguishable with every common colour-vision deficiency.
 COLORS = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
@@ -53,6 +54,44 @@ def fix_margins(fig: Figure, left=0.14, bottom=0.13, right=0.98, top=0.92, **adj
     fig.set_layout_engine(None)
     fig.subplots_adjust(left=left, bottom=bottom, right=right, top=top, **adjust)
     return fig
+
+
+def tick_label(v: float, _pos=None) -> str:
+    """A log axis's tick label: 0.001 to 99999 as they are (0.3, 1, 30, 1000), others short (3e5, 1e-50)."""
+    if v == 0 or 1e-3 <= abs(v) < 1e5:
+        return f"{v:g}"
+    mantissa, exponent = f"{v:.0e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+class RoundPowers(Locator):
+    """Ticks at base^k, k a multiple of a round step (1, 2, 5, 10, 20, 25, 50, 100): at most 8 of them."""
+
+    def __init__(self, base: int = 10):
+        self.base = base
+
+    def __call__(self):
+        return self.tick_values(*self.axis.get_view_interval())
+
+    def tick_values(self, vmin, vmax):
+        low, high = sorted(math.log(max(v, 1e-300), self.base) for v in (vmin, vmax))
+        step = next((s for s in (1, 2, 5, 10, 20, 25, 50, 100) if high - low <= 7 * s), 200)
+        first, last = math.ceil(low / step - 1e-9), math.floor(high / step + 1e-9)
+        return [float(self.base) ** (k * step) for k in range(first, last + 1)]
+
+
+def log_axis(ax, which: str = "y", *, ticks=None, subs=(1.0,), base: int = 10) -> None:
+    """A log x or y axis, ticks at `ticks` or subs x base^k (RoundPowers if subs=(1,)), no minor ticks."""
+    if which not in ("x", "y"):
+        raise ValueError(f"which must be 'x' or 'y', got {which!r}")
+    getattr(ax, f"set_{which}scale")("log", base=base)
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    if ticks is not None:
+        axis.set_major_locator(FixedLocator(list(ticks)))
+    else:
+        axis.set_major_locator(RoundPowers(base) if tuple(subs) == (1.0,) else LogLocator(base, subs))
+    axis.set_major_formatter(FuncFormatter(tick_label))
+    axis.set_minor_locator(NullLocator())
 
 
 def finite_or_marked(ax, x, y, *, label: str | None = None, **line_kw):

@@ -141,7 +141,7 @@ def _projection_inputs():
     return torch.randn(2, 7, 4), torch.randn(5, 4), torch.randn(5)
 
 
-def dependent_steps() -> int:
+def dependent_steps_solution() -> int:
     """h_100 needs h_99, which needs h_98, ... back to h_0: 100 tanh steps, one after another."""
     return 100
 
@@ -160,6 +160,6 @@ register_exercise(
 )
 register_exercise(
     "dependent_steps",
-    reference=dependent_steps,
+    reference=dependent_steps_solution,
     hint="count the arrows from h_0 to h_100 in the unrolled chain.",
 )

@@ -4,7 +4,7 @@ import torch
 
 from .checks import require_square
 
-KINDS = ("gaussian", "orthogonal")
+MATRIX_KINDS = ("gaussian", "orthogonal")
 
 
 def spectral_radius(W: torch.Tensor) -> float:
@@ -30,8 +30,8 @@ def matrix_with_spectral_radius(
         raise ValueError(f"n (the matrix size) must be an integer >= 1, got {n!r}")
     if not rho >= 0:  # also rejects NaN
         raise ValueError(f"rho (the spectral radius) must be >= 0, got {rho!r}")
-    if kind not in KINDS:
-        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    if kind not in MATRIX_KINDS:
+        raise ValueError(f"kind must be one of {MATRIX_KINDS}, got {kind!r}")
     A = torch.randn(n, n, generator=generator, dtype=torch.float64) / n**0.5
     if kind == "orthogonal":
         Q, R = torch.linalg.qr(A)

@@ -2,7 +2,8 @@
 
 Wall time is measured with torch.utils.benchmark (warm-up, repeats, median and IQR,
 a fixed thread count); work is counted with torch.utils.flop_counter.FlopCounterMode,
-which is exact and deterministic. Notebook 06 uses everything here.
+which is exact and deterministic, and operators by walking the autograd graph.
+Notebooks 06 and 08 use what is here.
 """
 
 import contextlib
@@ -10,18 +11,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import ipywidgets as W
 import torch
-from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 from torch import nn
 from torch.utils import benchmark
-from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils.flop_counter import FlopCounterMode
 
 from .checks import require_positive_int
 from .exercises import register_exercise
-from .plots import COLORS, fix_margins, new_figure
-from .widgets import Explorer, register
+from .plots import COLORS, fix_margins, log_axis, new_figure
+from .tables import Table
+from .widgets import Explorer, choice, register
 
 
 @contextlib.contextmanager
@@ -198,7 +197,7 @@ def workload(model: nn.Module, x: torch.Tensor, backward: bool = False) -> Calla
     return lambda: model(x)
 
 
-def compare(
+def time_models(
     batch: int,
     seq_len: int,
     dim: int = D_MODEL,
@@ -233,8 +232,8 @@ def devices() -> list[str]:
 # --- work: FLOPs and operator calls -----------------------------------------------------
 
 
-def flops(fn: Callable[[], object]) -> int:
-    """Floating-point operations that fn() performs, counted by FlopCounterMode (matmuls)."""
+def count_flops(fn: Callable[[], object]) -> int:
+    """FLOPs of fn(), counted by FlopCounterMode: matmuls and convolutions, a multiply-add counts 2."""
     with FlopCounterMode(display=False) as counter:
         fn()
     return counter.get_total_flops()
@@ -258,46 +257,33 @@ def counted_flops(name: str, batch: int, seq_len: int, dim: int, backward: bool 
     # the RNNs' thousands of tiny operators are quicker on the CPU
     device = "meta" if name == MODELS[2] else "cpu"
     model = article_models(dim, device)[name]
-    return flops(workload(model, torch.zeros(batch, seq_len, dim, device=device), backward))
+    return count_flops(workload(model, torch.zeros(batch, seq_len, dim, device=device), backward))
 
 
-class _OpCounter(TorchDispatchMode):
-    """Counts every ATen operator call: on a GPU each one is (at least) one kernel launch."""
-
-    def __init__(self):
-        super().__init__()
-        self.calls = 0
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        self.calls += 1
-        return func(*args, **(kwargs or {}))
-
-
-def operator_calls(fn: Callable[[], object]) -> int:
-    """How many ATen operators fn() runs, one after another."""
-    with _OpCounter() as counter:
-        fn()
-    return counter.calls
+def autograd_nodes(output: torch.Tensor) -> list:
+    """The autograd graph behind `output`, children before parents (an iterative post-order)."""
+    order, seen, stack = [], set(), [(output.grad_fn, False)]
+    while stack:  # no recursion limit
+        node, done = stack.pop()
+        if done:
+            order.append(node)
+        elif node is not None and node not in seen:
+            seen.add(node)
+            stack.append((node, True))
+            stack.extend((child, False) for child, _ in node.next_functions)
+    return order
 
 
-class Table:
-    """Rows of strings that render as Markdown in Jupyter and as aligned text for nbval."""
-
-    def __init__(self, rows: list[list[str]]):
-        self.rows = rows
-
-    def _repr_markdown_(self) -> str:
-        lines = ["| " + " | ".join(r) + " |" for r in self.rows]
-        return "\n".join([lines[0], "|" + "---|" * len(self.rows[0])] + lines[1:])
-
-    def __repr__(self) -> str:
-        widths = [max(len(r[i]) for r in self.rows) for i in range(len(self.rows[0]))]
-        return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in self.rows)
+def operator_calls(model: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor) -> int:
+    """ATen operators that model(x) runs from x and its weights to the output: its autograd graph's nodes."""
+    with torch.enable_grad():
+        nodes = autograd_nodes(model(x.detach().requires_grad_()))
+    return sum(not hasattr(node, "variable") for node in nodes)  # AccumulateGrad (a leaf's) is no operator
 
 
 def _calls_at(name: str, seq_len: int, dim: int) -> int:
     """Operator calls of one forward of model `name` on zeros (1, seq_len, dim)."""
-    return operator_calls(workload(article_models(dim)[name], torch.zeros(1, seq_len, dim)))
+    return operator_calls(article_models(dim)[name], torch.zeros(1, seq_len, dim))
 
 
 def complexity_table(seq_len: int = 512, dim: int = D_MODEL) -> Table:
@@ -311,8 +297,8 @@ def complexity_table(seq_len: int = 512, dim: int = D_MODEL) -> Table:
         return f"x{counted_flops(name, 1, n, d) / counted_flops(name, 1, seq_len, dim):.2f}"
 
     return Table(
+        ["", "article: RNN", f"counted: {rnn}", "article: attention", f"counted: {att}"],
         [
-            ["", "article: RNN", f"counted: {rnn}", "article: attention", f"counted: {att}"],
             ["sequential operations", "O(N)", calls(rnn), "O(1)", calls(att)],
             ["FLOPs per layer", "O(N d^2)", "4 N d^2", "O(N^2 d)", "8 N d^2 + 4 N^2 d"],
             [
@@ -330,7 +316,7 @@ def complexity_table(seq_len: int = 512, dim: int = D_MODEL) -> Table:
                 growth(att, seq_len, 2 * dim),
             ],
             ["maximum path length", "O(N)", "N (notebook 04)", "O(1)", "1 (notebook 04)"],
-        ]
+        ],
     )
 
 
@@ -360,7 +346,7 @@ class Grid:
         return {name: self.times[(device, name, batch, seq_len)] for name in MODELS}
 
 
-LATEST: list[Grid] = []  # the last grid measured; the explorer draws it
+LATEST_GRID: list[Grid] = []  # the last grid measured; the explorer draws it
 
 
 def measure_grid(
@@ -377,33 +363,15 @@ def measure_grid(
     for device in on:
         for b in batches:
             for n in seq_lens:
-                for name, t in compare(b, n, dim, repeats=repeats, device=device).items():
+                for name, t in time_models(b, n, dim, repeats=repeats, device=device).items():
                     times[(torch.device(device).type, name, b, n)] = t
-    LATEST[:] = [Grid(tuple(seq_lens), tuple(batches), dim, times)]
-    return LATEST[0]
-
-
-def _plain_log_axes(ax, xticks) -> None:
-    """Log-log axes, plain tick labels at 1, 3, 10, 30, ...; no minor ticks (they double the redraw time)."""
-    ax.set(xscale="log", yscale="log", xlabel="sequence length N (tokens)")
-    ax.set_xticks(xticks, [str(n) for n in xticks])
-    ax.xaxis.set_minor_locator(NullLocator())
-    ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 3.0)))
-    ax.yaxis.set_minor_locator(NullLocator())
-    ax.yaxis.set_major_formatter(FuncFormatter(log_tick_label))
-
-
-def log_tick_label(v: float, _pos=None) -> str:
-    """0.3, 1, 30, 1000 as they are; 1e5 and above as 3e5, 1e9."""
-    if v < 1e5:
-        return f"{v:g}"
-    mantissa, exponent = f"{v:.0e}".split("e")
-    return f"{mantissa}e{int(exponent)}"
+    LATEST_GRID[:] = [Grid(tuple(seq_lens), tuple(batches), dim, times)]
+    return LATEST_GRID[0]
 
 
 def plot_cost(seq_len: int = 512, batch: int = 32, grid: Grid | None = None):
     """Measured forward time (left) and FLOPs (right) against sequence length N, at one batch."""
-    grid = grid or (LATEST[0] if LATEST else None)
+    grid = grid or (LATEST_GRID[0] if LATEST_GRID else None)
     if grid is None:
         raise ValueError("no measurements yet: run measure_grid() first")
     at = grid.at(batch, seq_len)  # checks that (batch, seq_len) was measured
@@ -434,7 +402,9 @@ def plot_cost(seq_len: int = 512, batch: int = 32, grid: Grid | None = None):
     ax_f.axvline(grid.dim, color="gray", ls=":", label=f"N = d = {grid.dim}: N²d = Nd²")
     for ax in (ax_t, ax_f):
         ax.axvline(seq_len, color="black", ls="-.", lw=1, label=f"chosen N = {seq_len}")
-        _plain_log_axes(ax, grid.seq_lens)
+        log_axis(ax, "x", ticks=grid.seq_lens)
+        log_axis(ax, "y", subs=(1.0, 3.0))
+        ax.set_xlabel("sequence length N (tokens)")
         ax.legend(fontsize=8, loc="upper left")
     ratio = at[MODELS[2]].median_ms / at[MODELS[1]].median_ms
     ax_t.set(
@@ -452,19 +422,15 @@ def plot_cost(seq_len: int = 512, batch: int = 32, grid: Grid | None = None):
 @register
 def explore_cost() -> Explorer:
     """Sliders for sequence length and batch size over the measured grid (no re-timing)."""
-    if not LATEST:  # outside notebook 06: measure a small grid first (a second or two)
+    if not LATEST_GRID:  # outside notebook 06: measure a small grid first (a second or two)
         measure_grid(seq_lens=(16, 64, 256), batches=(1, 32), repeats=1)
-    grid = LATEST[0]
-    pick = lambda label, options: W.SelectionSlider(
-        description=label,
-        options=list(options),
-        value=options[-1],
-        continuous_update=False,
-        style={"description_width": "initial"},
-    )
+    grid = LATEST_GRID[0]
     return Explorer(
         lambda seq_len, batch: plot_cost(seq_len, batch, grid),
-        {"seq_len": pick("sequence length", grid.seq_lens), "batch": pick("batch size", grid.batches)},
+        {
+            "seq_len": choice("sequence length", grid.seq_lens, grid.seq_lens[-1]),
+            "batch": choice("batch size", grid.batches, grid.batches[-1]),
+        },
         name="cost",
     )
 

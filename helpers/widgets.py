@@ -5,7 +5,7 @@ import io
 import time
 from collections.abc import Callable
 
-import ipywidgets as W
+import ipywidgets as ipw
 from matplotlib.figure import Figure
 
 EXPLORERS: dict[str, Callable[[], "Explorer"]] = {}
@@ -25,9 +25,9 @@ def explorers() -> dict[str, Callable[[], "Explorer"]]:
     return EXPLORERS
 
 
-def slider(description: str, min, max, step, value, **kw) -> W.ValueWidget:
+def slider(description: str, min, max, step, value, **kw) -> ipw.ValueWidget:
     """An int or float slider that redraws on release (not on every pixel of a drag)."""
-    kind = W.IntSlider if all(isinstance(v, int) for v in (min, max, step, value)) else W.FloatSlider
+    kind = ipw.IntSlider if all(isinstance(v, int) for v in (min, max, step, value)) else ipw.FloatSlider
     return kind(
         description=description,
         min=min,
@@ -37,6 +37,17 @@ def slider(description: str, min, max, step, value, **kw) -> W.ValueWidget:
         continuous_update=False,
         style={"description_width": "initial"},
         **kw,
+    )
+
+
+def choice(description: str, options, value) -> ipw.SelectionSlider:
+    """A slider over a fixed list of options (sizes, powers of two...), redrawn on release."""
+    return ipw.SelectionSlider(
+        description=description,
+        options=list(options),
+        value=value,
+        continuous_update=False,
+        style={"description_width": "initial"},
     )
 
 
@@ -56,18 +67,18 @@ def _display_bundle(result) -> dict:
     return {"output_type": "display_data", "data": data, "metadata": {}}
 
 
-class Explorer(W.VBox):
+class Explorer(ipw.VBox):
     """Controls above the output of `draw(**values)`; redrawn whenever a control changes.
 
     `draw` returns a matplotlib Figure (or text). A ValueError from it is shown as a
     message in place of the figure, never as a traceback.
     """
 
-    def __init__(self, draw: Callable, controls: dict[str, W.ValueWidget], name: str = "explorer"):
+    def __init__(self, draw: Callable, controls: dict[str, ipw.ValueWidget], name: str = "explorer"):
         self.draw, self.controls, self.name = draw, controls, name
-        self.output = W.Output()
+        self.output = ipw.Output()
         self.result, self.error, self.redraws, self.last_redraw_s = None, None, 0, 0.0
-        super().__init__([W.HBox(list(controls.values())), self.output])
+        super().__init__([ipw.HBox(list(controls.values())), self.output])
         for control in controls.values():
             control.observe(lambda _change: self.redraw(), names="value")
         self.redraw()
@@ -101,11 +112,11 @@ class Explorer(W.VBox):
         return f"Explorer({self.name}: {', '.join(c.description for c in self.controls.values())})"
 
 
-def sample_values(control: W.ValueWidget) -> list:
+def sample_values(control: ipw.ValueWidget) -> list:
     """Values a learner could pick, other than the current one: each option, or ends and middle."""
     if hasattr(control, "options"):
         values = [o[1] if isinstance(o, tuple) else o for o in control.options]
-    elif isinstance(control, W.Checkbox):
+    elif isinstance(control, ipw.Checkbox):
         values = [not control.value]
     else:
         mid = (control.min + control.max) / 2

@@ -110,11 +110,11 @@ def test_last_token_attention_equals_the_full_layer(g):
     assert_close(pathlength.last_token_attention(attn, x), attn(x)[0][:, -1])
 
 
-def test_jacobian_norms_match_autograd_jacobian(g):
+def test_output_jacobian_norms_match_autograd_jacobian(g):
     f = pathlength.make_model("LSTM", d=4)
     x = torch.randn(5, 4, dtype=torch.float64, generator=g)
     J = torch.autograd.functional.jacobian(lambda t: f(t[None])[0], x)  # (4, 5, 4)
-    assert_close(pathlength.jacobian_norms(f, x), J.pow(2).sum(dim=(0, 2)).sqrt())
+    assert_close(pathlength.output_jacobian_norms(f, x), J.pow(2).sum(dim=(0, 2)).sqrt())
 
 
 def test_rnn_gradient_vanishes_with_distance_attention_does_not():

@@ -52,13 +52,3 @@ def test_generation_step_costs_and_state():
 def test_bad_input_raises(call, match):
     with pytest.raises(ValueError, match=match):
         call()
-
-
-def test_markdown_table_renders_markdown_and_aligned_text():
-    table = C.markdown_table(["kind", "FLOPs"], [["recurrent", 16_384], ["attention", 1]])
-    assert table._repr_markdown_().splitlines()[:3] == [
-        "| kind | FLOPs |",
-        "|---|---|",
-        "| recurrent | 16384 |",
-    ]
-    assert repr(table).splitlines() == ["kind       FLOPs", "recurrent  16384", "attention  1"]

@@ -16,10 +16,10 @@ def test_flop_formulas_equal_flop_counter_mode(batch, seq_len, dim):
     assert attention * dim == (seq_len + 2 * dim) * loop  # attention / RNN = N/d + 2, exactly
 
 
-def test_flops_counts_a_plain_matmul():
+def test_count_flops_counts_a_plain_matmul():
     a, b = torch.ones(3, 5), torch.ones(5, 7)
-    assert timing.flops(lambda: a @ b) == 2 * 3 * 5 * 7
-    assert timing.flops(lambda: a + 1) == 0  # elementwise work is not counted
+    assert timing.count_flops(lambda: a @ b) == 2 * 3 * 5 * 7
+    assert timing.count_flops(lambda: a + 1) == 0  # elementwise work is not counted
 
 
 def test_fused_rnn_computes_the_same_state_as_the_article_loop():
@@ -40,16 +40,21 @@ def test_fused_rnn_computes_the_same_state_as_the_article_loop():
 
 
 def test_operator_calls_grow_with_n_for_the_rnn_only():
-    counts = {
-        n: [
-            timing.operator_calls(lambda m=m, n=n: m(torch.zeros(2, n, 8)))
-            for m in timing.article_models(8).values()
-        ]
-        for n in (4, 8, 16)
-    }
+    models = timing.article_models(8).values()
+    counts = {n: [timing.operator_calls(m, torch.zeros(2, n, 8)) for m in models] for n in (4, 8, 16)}
     for i in (0, 1):  # RNN: a fixed number of calls per step, so linear in N
         assert counts[16][i] - counts[8][i] == 2 * (counts[8][i] - counts[4][i]) > 0
     assert counts[4][2] == counts[8][2] == counts[16][2]  # attention: independent of N
+    assert counts[4][0] == 7 * 4  # the loop, per step: slice, 2 x (transpose, addmm), add, tanh
+
+
+def test_operator_calls_count_each_operator_from_input_to_output():
+    w = torch.ones(3, 3, requires_grad=True)
+    assert timing.operator_calls(lambda x: torch.tanh(x @ w) + 1, torch.ones(2, 3)) == 3  # mm, tanh, add
+    assert timing.operator_calls(lambda x: (x * 2).sum(), torch.ones(4)) == 2  # no weights: still counted
+    x = torch.ones(2)
+    timing.operator_calls(lambda t: t * 2, x)
+    assert not x.requires_grad  # the caller's tensor is left as it was
 
 
 def test_time_fn_returns_sane_positive_quartiles():
@@ -108,8 +113,8 @@ def test_grid_and_explorer_redraw_from_measurements():
         (lambda: timing.article_models(10), "dim=10"),
         (lambda: timing.article_models(0), "dim"),
         (lambda: timing.time_fn(lambda: None, repeats=0), "repeats"),
-        (lambda: timing.compare(0, 8), "batch"),
-        (lambda: timing.compare(2, -1), "seq_len"),
+        (lambda: timing.time_models(0, 8), "batch"),
+        (lambda: timing.time_models(2, -1), "seq_len"),
         (lambda: timing.counted_flops("LSTM", 1, 2, 4), "LSTM"),
         (lambda: timing.measure_grid(seq_lens=()), "seq_lens"),
         (lambda: timing.plot_cost(7, 1, timing.Grid((8,), (1,), 16, {})), "seq_len=7"),
@@ -129,14 +134,3 @@ def test_thread_count_sets_and_restores_and_rejects_zero():
     with pytest.raises(ValueError, match="threads"):
         with timing.thread_count(0):
             pass
-
-
-def test_log_tick_labels_are_plain_below_1e5():
-    assert [timing.log_tick_label(v) for v in (0.3, 1, 30, 3e4, 1e5, 3e7)] == [
-        "0.3",
-        "1",
-        "30",
-        "30000",
-        "1e5",
-        "3e7",
-    ]

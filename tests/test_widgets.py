@@ -1,11 +1,11 @@
 """Every registered widget, moved without a browser: each control redraws, and the
 drawing changes with the value. (tests/test_browser.py does the same in Chromium.)"""
 
-import ipywidgets as W
+import ipywidgets as ipw
 import pytest
 
 import helpers  # noqa: F401  (registers every explorer)
-from helpers.widgets import Explorer, explorers, sample_values, slider
+from helpers.widgets import Explorer, choice, explorers, sample_values, slider
 
 EXPLORERS = explorers()
 
@@ -57,6 +57,12 @@ def test_softmax_widget_changes_the_bars():
 
 
 def test_slider_kind_follows_its_numbers():
-    assert isinstance(slider("n", 1, 10, 1, 5), W.IntSlider)
-    assert isinstance(slider("rho", 0.5, 1.5, 0.05, 1.0), W.FloatSlider)
+    assert isinstance(slider("n", 1, 10, 1, 5), ipw.IntSlider)
+    assert isinstance(slider("rho", 0.5, 1.5, 0.05, 1.0), ipw.FloatSlider)
     assert slider("n", 1, 10, 1, 5).continuous_update is False
+
+
+def test_choice_slides_over_its_options_and_redraws_on_release():
+    control = choice("d_k", (1, 2, 4, 8), 4)
+    assert isinstance(control, ipw.SelectionSlider) and control.continuous_update is False
+    assert control.value == 4 and sample_values(control) == [1, 2, 8]

@@ -56,6 +56,7 @@ from torch import nn
 
 import helpers
 from helpers import complexity, course, memory, scan, timing
+from helpers.tables import Table
 
 torch.set_num_threads(1)  # the one timing below runs on one thread: comparable across machines
 helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
@@ -157,9 +158,11 @@ assert t_mha > t_rnn  # on one CPU thread, the extra work (N/d + 2 = 6x) is not 
 
 # %% [markdown]
 # On one CPU thread attention came out *slower* (the cell asserts it; the ratio printed depends on the machine,
-# and notebook 06 measures it with spreads, and on a GPU when there is one). Depth only turns into speed when hardware runs the
-# independent operations at the same time, as a GPU does. That is the true half of the article's argument:
-# recurrence cannot use a GPU's width across time; attention can.
+# and notebook 06 measures it with spreads). Depth can only turn into speed when hardware runs the independent
+# operations at the same time, as a GPU does: recurrence cannot use a GPU's width across time; attention can.
+# That is necessary, not sufficient: on an NVIDIA H200 (notebook 06, section 6) cuDNN's `nn.RNN` still beat
+# attention at these sizes (B = 32, d = 128, fp32); attention won at batch 1 with long sequences, in wide layers
+# and in bfloat16, where its fused kernels fill the GPU.
 
 # %% [markdown]
 # ## Long-range dependencies: one short training run
@@ -225,7 +228,7 @@ rows = [  # (layer type, complexity per layer, name counted, sequential ops, max
     ("convolutional", "O(k N d²)", "convolutional (k=3)", "O(1)", "O(log_k N)"),
     ("restricted self-attention", "O(r N d)", "restricted self-attention (r=16)", "O(1)", "O(N/r)"),
 ]
-complexity.markdown_table(
+Table(
     ["layer type", "complexity per layer", "counted FLOPs, N=1024", "sequential ops"]
     + ["longest chain, N=256", "max path length"],
     [
@@ -245,7 +248,7 @@ complexity.markdown_table(
 f_rnn, s_rnn = complexity.generation_step("recurrent", 4096, d)
 f_att, s_att = complexity.generation_step("self-attention", 4096, d)
 assert f_att > 10 * f_rnn and s_att > 1000 * s_rnn  # the two rows that favour recurrence
-complexity.markdown_table(
+Table(
     ["", "recurrent (RNN / LSTM)", "self-attention (Transformer)", "measured here"],
     [
         ["parallel over time (training)", "no: O(N) chain", "yes: O(1) chain", "chain lengths above"],
@@ -284,7 +287,7 @@ course.claims_ledger()
 # | C4 every token sees every other at once | true in training and encoding, not in generation | [04](04_attention.ipynb): the attention matrix; generation stays sequential (the generation rows above). |
 # | C5 $\mathcal{O}(1)$ path fixes long context | wrong as stated | [04](04_attention.ipynb): gradient vs distance and its dilution with $N$; [07](07_long_range_memory.ipynb): attention recalls at $T = 100$ only with positions. Here: $\mathcal{O}(N^2)$ work and an $\mathcal{O}(N d)$ cache. |
 # | C6 positions are needed | true | [05](05_multihead_positions.ipynb): permutation equivariance without encoding; [07](07_long_range_memory.ipynb): attention without positions stuck at the order-blind ceiling. |
-# | C7 the timing snippet | not on a CPU at batch 32 | [06](06_parallelism_cost.ipynb): the snippet as written, then proper measurements; here: one timing on one thread. |
+# | C7 the timing snippet | not on a CPU at batch 32; on a GPU only against the Python loop | [06](06_parallelism_cost.ipynb): the snippet as written, then proper measurements, and an H200's: attention beats the loop, not cuDNN's `nn.RNN` at B = 32, d = 128, fp32; it wins at batch 1, long $N$, wide layers, bf16. Here: one timing on one thread. |
 # | C8 the table | right but incomplete | this notebook: the counted FLOPs, chain lengths and the generation rows. |
 
 # %% [markdown]
@@ -348,8 +351,9 @@ assert t_scan < t_loop / 2  # 14 vectorised steps against 10,000 small ones
 # **C8 (the table): right as far as it goes, and incomplete.** Rows 1-3 match Vaswani et al.'s Table 1, and our
 # counts reproduce them: a recurrent layer's chain of dependent operations grows with $N$, an attention layer's
 # does not. But the table hides that for long sequences attention does more work ($N/d + 2$ times a tanh
-# RNN's, more than an LSTM's once $N > 2d$), that the
-# speed-up exists only on parallel hardware (on one CPU thread attention was slower), and it omits the two
+# RNN's, more than an LSTM's once $N > 2d$), that its speed-up needs parallel hardware and enough work per step
+# to fill it (on one CPU thread attention was slower; on an H200 it lost to cuDNN's `nn.RNN` at batch 32,
+# $d = 128$, fp32, and won at batch 1, in wide layers and in bfloat16), and it omits the two
 # rows that favour recurrence: $\mathcal{O}(d^2)$ per generated token and $\mathcal{O}(d)$ state, against
 # $\mathcal{O}(d^2 + N d)$ and $\mathcal{O}(N d)$. "Long-range dependencies: poor vs excellent" holds in a
 # small training budget on a task with one sharp target, with positional encoding; it is not a law.
@@ -366,8 +370,8 @@ assert t_scan < t_loop / 2  # 14 vectorised steps against 10,000 small ones
 # * Counted FLOPs: tanh RNN $4Nd^2$, LSTM $16Nd^2$, attention $8Nd^2 + 4N^2d$: attention does $N/d + 2$ times
 #   the work of a tanh RNN, and less than an LSTM only while $N < 2d$.
 # * Longest chain of dependent operations: grows 3 per token for the RNN; constant for attention,
-#   convolution and restricted attention. That depth, not the work, is attention's advantage, and it pays off
-#   only on parallel hardware.
+#   convolution and restricted attention. That depth, not the work, is attention's advantage; it pays off only
+#   on parallel hardware, and only where the work per step fills it (notebook 06's GPU measurements).
 # * Generation reverses the picture: per token $\mathcal{O}(d^2)$ and $\mathcal{O}(d)$ state for recurrence,
 #   against $\mathcal{O}(d^2 + N d)$ and an $\mathcal{O}(N d)$ cache for attention.
 # * A linear recurrence is an associative scan: $\lceil \log_2 N \rceil$ parallel steps, equal to the loop.

@@ -1,0 +1,83 @@
+"""The shipped GPU measurements and the sweep that redoes them (`make gpu-bench`), on a small
+CPU grid: the same columns, every model, and figures drawn from the data."""
+
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from helpers import gpu_sweep
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def header(path: Path) -> list[str]:
+    with path.open(newline="") as f:
+        return next(csv.reader(f))
+
+
+def test_the_shipped_files_have_the_documented_columns():
+    assert header(gpu_sweep.DATA / "h200_sweep.csv") == gpu_sweep.SWEEP_COLUMNS
+    assert header(gpu_sweep.DATA / "h200_width_precision.csv") == gpu_sweep.WIDTH_COLUMNS
+
+
+def test_the_sweep_covers_every_model_at_every_shape():
+    rows = gpu_sweep.read("h200_sweep")
+    assert {r["model"] for r in rows} == set(gpu_sweep.SWEEP_MODELS)
+    for batch in (1, 32):
+        for n in (16, 512, 8192):
+            assert len(gpu_sweep.pick(rows, batch=batch, seq_len=n, pass_="fwd")) == 5
+
+
+def test_value_reads_one_row_and_refuses_ambiguity():
+    rows = gpu_sweep.read("h200_sweep")
+    assert gpu_sweep.value(rows, batch=32, seq_len=512, pass_="fwd", model=gpu_sweep.RNN) == 0.2635
+    with pytest.raises(ValueError, match="expected one row"):
+        gpu_sweep.value(rows, batch=32, seq_len=512)
+    with pytest.raises(ValueError, match="no GPU measurement called 'nope'"):
+        gpu_sweep.read("nope")
+
+
+def test_bench_on_a_small_cpu_grid_writes_the_shipped_formats(tmp_path):
+    command = [
+        sys.executable,
+        "tools/gpu_bench.py",
+        "--device",
+        "cpu",
+        "--seq-lens",
+        "8,16",
+        "--batches",
+        "1",
+    ]
+    command += ["--width-seq-lens", "8", "--widths", "16:4", "--out", str(tmp_path)]
+    subprocess.run(command, cwd=ROOT, check=True, capture_output=True, text=True, timeout=300)
+    assert header(tmp_path / "sweep.csv") == gpu_sweep.SWEEP_COLUMNS
+    assert header(tmp_path / "width_precision.csv") == gpu_sweep.WIDTH_COLUMNS
+    with (tmp_path / "sweep.csv").open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 2 * 2 * 5  # passes x lengths x models, batch 1
+    assert all(float(r["median_ms"]) > 0 and r["device"] == "cpu" for r in rows)
+    with (tmp_path / "width_precision.csv").open(newline="") as f:
+        assert {r["dtype"] for r in csv.DictReader(f)} == {"float32", "bfloat16"}
+
+
+def test_fast_attention_is_the_articles_attention_without_weights():
+    mha = gpu_sweep.FastAttention(16)
+    x = torch.randn(2, 5, 16, generator=torch.Generator().manual_seed(0))
+    torch.testing.assert_close(mha(x), mha.mha(x, x, x)[0])
+
+
+@pytest.mark.parametrize(
+    "plot, data",
+    [
+        ("plot_times", "h200_sweep"),
+        ("plot_memory", "h200_sweep"),
+        ("plot_width_precision", "h200_width_precision"),
+    ],
+)
+def test_figures_draw_every_line_from_the_data(plot, data):
+    fig = getattr(gpu_sweep, plot)(gpu_sweep.read(data))
+    assert all(len(ax.get_lines()) >= 3 for ax in fig.axes)
