@@ -67,7 +67,7 @@ CLAIMS = [  # (id, what the article says, the honest verdict in one line, notebo
         "the timing snippet shows attention beating the RNN loop",
         "not on a CPU at batch 32: the snippet times once, cold, and attention does N/d + 2 times "
         "the work; on a GPU it beats the Python loop, not cuDNN's nn.RNN at batch 32, d = 128, "
-        "fp32: parallel hardware is necessary, not sufficient",
+        "fp32: parallel hardware is not sufficient",
         ["06"],
     ),
     (

@@ -274,13 +274,33 @@ def plot_width_precision(rows: list[dict]) -> Figure:
     fig, axes = new_figure(1, 2, width=10.0, height=3.6, sharey=True)
     for ax, dim in zip(axes, (128, 1024)):
         for model in (RNN, LSTM, FAST_MHA):
-            _line(ax, pick(rows, dim=dim, dtype="float32", model=model), "seq_len", "median_ms",
-                  f"{model}, fp32", STYLES[model])  # fmt: skip
+            _line(
+                ax,
+                pick(rows, dim=dim, dtype="float32", model=model),
+                "seq_len",
+                "median_ms",
+                f"{model}, fp32",
+                STYLES[model],
+            )
         color, marker, _ = STYLES[FAST_MHA]
-        _line(ax, pick(rows, dim=dim, dtype="bfloat16", model=FAST_MHA), "seq_len", "median_ms",
-              f"{FAST_MHA}, bf16", (COLORS[2], marker, "-"), lw=2)  # fmt: skip
-        _line(ax, pick(rows, dim=dim, dtype="bfloat16", model=RNN), "seq_len", "median_ms",
-              f"{RNN}, bf16 (a slow path)", (COLORS[0], "x", ":"))  # fmt: skip
+        _line(
+            ax,
+            pick(rows, dim=dim, dtype="bfloat16", model=FAST_MHA),
+            "seq_len",
+            "median_ms",
+            f"{FAST_MHA}, bf16",
+            (COLORS[2], marker, "-"),
+            lw=2,
+        )
+        slow = " (a slow path)" if dim == 128 else ""
+        _line(
+            ax,
+            pick(rows, dim=dim, dtype="bfloat16", model=RNN),
+            "seq_len",
+            "median_ms",
+            f"{RNN}, bf16{slow}",
+            (COLORS[0], "x", ":"),
+        )
         ax.set(xlabel="sequence length N", title=f"d = {dim}, batch 32")
         log_axis(ax, "x", base=2)
         log_axis(ax, "y")

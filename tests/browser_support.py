@@ -107,6 +107,10 @@ class Lab:
         return json.loads(body) if body else None
 
     def shutdown_kernels(self) -> None:
+        """End every session and kernel: the next page finds no notebook attached to a dead kernel."""
+        for session in self.api("GET", "/api/sessions"):
+            with contextlib.suppress(Exception):
+                self.api("DELETE", f"/api/sessions/{session['id']}")
         for kernel in self.api("GET", "/api/kernels"):
             with contextlib.suppress(Exception):
                 self.api("DELETE", f"/api/kernels/{kernel['id']}")
@@ -261,7 +265,8 @@ def open_notebook(context, lab: Lab, name: str, timeout_ms: int = 120_000):
     page = context.new_page()
     page.js_errors = []
     page.on("pageerror", lambda e: page.js_errors.append(str(e)))
-    page.goto(f"{lab.url}/lab/tree/{name}?token={lab.token}")
+    # ?reset: start from an empty workspace, not one that reopens the previous test's notebook
+    page.goto(f"{lab.url}/lab/tree/{name}?reset&token={lab.token}")
     page.wait_for_function(
         "() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
         " return w && w.context && w.context.path.endsWith(" + json.dumps(name) + "); }",

@@ -219,7 +219,11 @@ assert train[ATTENTION].median_ms > 1.5 * train[FUSED].median_ms  # still slower
 # %% [markdown]
 # In the run printed above, on a CPU at the article's own sizes, **attention is the
 # slowest of the three**, several times slower than `nn.RNN` (the last column), forward
-# and forward + backward.
+# and forward + backward. The fused `nn.RNN` usually beats the article's Python loop
+# as well, which pays Python's overhead at each of the 512 steps. The numbers depend
+# on your machine and on what else it is running; attention's place at the bottom, on
+# a CPU, should not. (Try more threads: set `timing.THREADS = 4`, or your number of
+# cores, and rerun these two cells on an otherwise idle machine.)
 #
 # That comparison is one-sided: the RNN got its fast path (`nn.RNN`, the recurrence in
 # one C++ call), attention kept the article's slow one. Called as the article calls it,
@@ -238,11 +242,9 @@ assert fast < slow and fast > 1.5 * fair[FUSED].median_ms  # faster, and still s
 # %% [markdown]
 # The fused path is faster than the article's call, and still several times slower
 # than `nn.RNN` on one CPU thread: on a CPU, attention's extra work (section 3) is not
-# hidden by anything. The fused `nn.RNN` usually beats the article's Python loop
-# as well, which pays Python's overhead at each of the 512 steps. The numbers depend
-# on your machine and on what else it is running; attention's place at the bottom, on
-# a CPU, should not. (Try more threads: set `timing.THREADS = 4`, or your
-# number of cores, and rerun these two cells on an otherwise idle machine.)
+# hidden by anything. (This cell runs the forward without autograd, as inference does;
+# the grid above records the graph, as the article's snippet does, which is one reason
+# why `nn.RNN`'s time differs between the two tables; the other is run-to-run drift.)
 
 # %% [markdown]
 # ## 3 · Why: count the work
@@ -413,26 +415,29 @@ for pass_ in gpu_sweep.PASSES:
     print(f"H200, B=32, N=512, d=128, fp32, {gpu_sweep.PASSES[pass_]}:")
     for m, t in ms.items():
         print(f"  {m:<30} {t:8.2f} ms = {t / ms[FUSED]:6.2f} x nn.RNN")
-rnn_ms = gpu_sweep.value(sweep, batch=32, seq_len=512, pass_="fwd", model=FUSED)
+rnn_ms, loop_ms = (gpu_sweep.value(sweep, batch=32, seq_len=512, pass_="fwd", model=m) for m in (FUSED, LOOP))
 print(
-    f"nn.RNN forward: {1000 * rnn_ms / 512:.2f} µs per dependent step (a kernel launch alone takes several µs)"
+    f"forward, per dependent step: RNNCell loop {1000 * loop_ms / 512:.0f} µs, nn.RNN {1000 * rnn_ms / 512:.2f} µs"
 )
 
 # %% [markdown]
-# Against the article's Python loop, attention wins by almost two orders of magnitude,
-# as the article says: each of the loop's 512 steps is a handful of tiny GPU kernels,
-# and launching them costs more than their work, so the loop is about as slow on the
-# H200 as on one CPU thread (compare the loop's forward time in section 2). But `nn.RNN` is not a loop of
-# kernel launches on a GPU: cuDNN runs the whole recurrence in one call, well under a
-# microsecond per dependent step, and at these sizes it is the fastest model. The
-# figure shows the whole sweep (log scales; the dashed line is the article's call,
-# the solid orange line the same layer with `need_weights=False`):
+# At the article's sizes, attention beats the article's Python loop by almost two
+# orders of magnitude (the first table), so the article is right about that. Each of the
+# loop's 512 steps is a handful of tiny operators, each dispatched from Python and
+# launched as its own GPU kernel; that overhead, tens of microseconds per step (the last
+# line), dwarfs the work, so the loop is only a small factor faster on the H200 than on
+# one CPU thread (compare its forward time in section 2). But `nn.RNN` is not a loop of
+# launches on a GPU: cuDNN runs the whole recurrence in one call, about half a
+# microsecond per dependent step, less than launching a single kernel costs, and at
+# these sizes it is the fastest model. The figure shows the whole sweep (log scales; the
+# dashed line is the article's call, the solid line in the same red-orange is the same
+# layer with `need_weights=False`):
 
 # %%
 gpu_sweep.plot_times(sweep)
 
 # %%
-for batch, pass_ in ((32, "fwd"), (32, "fwd+bwd"), (1, "fwd")):
+for batch, pass_ in ((32, "fwd"), (32, "fwd+bwd"), (1, "fwd"), (1, "fwd+bwd")):
     r = gpu_sweep.ratios(sweep, batch, pass_)
     print(
         f"B={batch:<2} {gpu_sweep.PASSES[pass_]:<18} need_weights=False / nn.RNN: "
@@ -443,64 +448,82 @@ for batch, pass_ in ((32, "fwd"), (32, "fwd+bwd"), (1, "fwd")):
 # Read with the ratios printed above (below 1: attention faster):
 #
 # * **Batch 32, d = 128, forward:** attention, even on its fused path, is slower than
-#   `nn.RNN` at every length from 16 to 8192, and the gap grows with $N$: its
-#   $\mathcal{O}(N^2)$ work catches up with it.
-# * **Forward + backward:** up to $N = 512$, `nn.RNN` and attention sit near a floor of
-#   1-2 ms (in this range their order changed between runs on that machine); from
-#   $N = 1024$ the RNN wins, by more the longer the sequence.
-# * **Batch 1:** a single sequence leaves most of the GPU idle during each of the RNN's
-#   steps, while attention's large products fill it: from $N = 1024$ attention is two
-#   to four times faster (and at $N = 16$, where both take a fraction of a millisecond).
+#   `nn.RNN` at every length measured (1.3 to 11.7 times); from $N = 256$ the gap grows
+#   with $N$ as its $\mathcal{O}(N^2)$ work takes over.
+# * **Batch 32, forward + backward:** `nn.RNN` is faster at every length as well; up to
+#   $N = 512$ both sit near a floor of 1-2 ms and the margin is small (another run on
+#   that machine put the article's attention ahead at $N = 512$), from $N = 1024$ the
+#   RNN wins by a wide margin.
+# * **Batch 1:** neither model fills the GPU. Attention's fixed number of kernels keeps it
+#   near its floor of a few tenths of a millisecond up to $N = 2048$, while the RNN pays
+#   about half a microsecond for every step whatever the batch. From $N = 1024$ attention
+#   is two to four times faster in the forward pass, and from $N = 2048$ in forward +
+#   backward. (The $N = 16$ point is within the noise of a tenth of a millisecond.)
 #
-# Width and precision decide the rest. At batch 32, forward + backward, in wide layers
-# ($d = 1024$) and in bfloat16, PyTorch's fused attention kernels run on tensor cores:
+# Width and precision decide the rest. At batch 32, forward + backward, each line is a
+# time over the RNN's in float32:
 
 # %%
 width = gpu_sweep.read("h200_width_precision")
-for dim in (128, 1024):
-    best_rnn = {
-        n: gpu_sweep.value(width, dim=dim, dtype="float32", seq_len=n, model=FUSED) for n in (512, 2048, 8192)
-    }
-    bf16 = {
-        n: gpu_sweep.value(width, dim=dim, dtype="bfloat16", seq_len=n, model=gpu_sweep.FAST_MHA)
-        for n in best_rnn
-    }
+Ns = (512, 2048, 8192)
+cases = [(1024, "float32", gpu_sweep.FAST_MHA), (128, "bfloat16", gpu_sweep.FAST_MHA)]
+cases += [(1024, "bfloat16", gpu_sweep.FAST_MHA), (128, "bfloat16", FUSED), (1024, "bfloat16", FUSED)]
+for dim, dtype, model in cases:
+    rnn = [gpu_sweep.value(width, dim=dim, dtype="float32", seq_len=n, model=FUSED) for n in Ns]
+    ours = [gpu_sweep.value(width, dim=dim, dtype=dtype, seq_len=n, model=model) for n in Ns]
     print(
-        f"d={dim:<4} attention in bf16 / nn.RNN in fp32: "
-        + "  ".join(f"N={n}: {bf16[n] / best_rnn[n]:.2f}" for n in best_rnn)
+        f"d={dim:<4} {model}, {dtype:<8}: "
+        + "  ".join(f"N={n}: {a / b:.2f}" for n, a, b in zip(Ns, ours, rnn))
     )
 gpu_sweep.plot_width_precision(width)
 
 # %% [markdown]
-# At $d = 1024$, attention in bf16 beats the RNN at its best precision (fp32) several
-# times over at every length measured; at $d = 128$ the two are roughly even. (In bf16,
-# cuDNN's RNN took a slow path on this machine, about ten times its fp32 time, so the
-# comparison is against the RNN in fp32, its best; the dotted line shows the slow path.)
+# Attention wins when the layers are wide *and* in bfloat16 together ($d = 1024$,
+# bf16: three to nine times faster than the RNN), where all of its products, the
+# projections and the fused attention kernel alike, run on tensor cores. Wide layers in
+# fp32 alone, or bf16 at $d = 128$ alone, do not make it win at every length (the first
+# two lines). The RNN is compared in fp32: at $d = 128$ cuDNN's RNN took a slow path in
+# bf16 on that machine, 11-17 times its fp32 time (the dotted line), while at
+# $d = 1024$ its bf16 time matched fp32 (the last line). (In PyTorch's default fp32,
+# cuDNN already uses TF32 tensor cores for the RNN, and cuBLAS does not for attention's
+# projections; `h200_tf32.csv` has both with TF32 off and on.)
 #
-# Memory tells the same story from the other side. Called as the article calls it,
-# `nn.MultiheadAttention` stores $B \times \text{heads} \times N^2$ weights:
+# Memory: called as the article calls it, `nn.MultiheadAttention` stores the
+# $B \times \text{heads} \times N^2$ weights:
 
 # %%
 for pass_ in gpu_sweep.PASSES:
     peak = {
         m: gpu_sweep.value(sweep, "peak_mib", batch=32, seq_len=8192, pass_=pass_, model=m)
-        for m in (ATTENTION, gpu_sweep.FAST_MHA, FUSED)
+        for m in models[1:4]
     }
     print(
         f"B=32, N=8192, {gpu_sweep.PASSES[pass_]:<18} peak GiB: "
         + ", ".join(f"{m} {v / 1024:.1f}" for m, v in peak.items())
     )
+print(f"one copy of the weights, 32 x 4 heads x 8192^2 float32: {32 * 4 * 8192**2 * 4 / 2**30:.0f} GiB")
+fused_vs_article = gpu_sweep.ratios(sweep, 32, "fwd+bwd", over=ATTENTION)
+print(
+    "forward + backward, B=32, need_weights=False / the article's call: "
+    + "  ".join(f"N={n}: {v:.2f}" for n, v in fused_vs_article.items() if n >= 1024)
+)
 gpu_sweep.plot_memory(sweep)
 
 # %% [markdown]
-# With `need_weights=False` the weights are never stored, and attention needs less
-# memory than `nn.RNN`; its time stays quadratic in $N$ all the same.
+# The forward holds about two copies of those weights (scores and softmax), forward +
+# backward about four. With `need_weights=False` they are never stored, and attention
+# needs less memory than `nn.RNN`, both growing linearly with $N$; its time stays
+# quadratic all the same, and in forward + backward at batch 32 the fused path saves
+# memory but hardly any time (the last line).
 #
-# So parallel hardware is **necessary** for attention's speed, **not sufficient**: the
-# win also needs work per step that the GPU can fill (a small batch, wide layers, low
-# precision) against the fused recurrent kernel, not against a Python loop. If this
-# machine has a GPU, the cell below measures it at the article's sizes; on Colab, pick
-# a GPU runtime and rerun the notebook.
+# So parallel hardware is what lets attention's constant depth pay off at scale, but it
+# is **not sufficient**: on the H200, cuDNN's `nn.RNN` still won at the article's sizes.
+# Attention won where the RNN's small steps leave the GPU idle (a single sequence, long
+# $N$), where its products run at tensor-core speed (wide layers in bf16), and against a
+# Python loop, not against the fused recurrent kernel. (Without parallel hardware, on one
+# CPU thread, it paid only at batch 1, where the RNN's cost is per-call overhead:
+# section 5.) If this machine has a GPU, the cell below measures it at the article's
+# sizes; on Colab, pick a GPU runtime and rerun the notebook.
 
 # %%
 # NBVAL_IGNORE_OUTPUT

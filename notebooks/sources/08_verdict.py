@@ -160,9 +160,9 @@ assert t_mha > t_rnn  # on one CPU thread, the extra work (N/d + 2 = 6x) is not 
 # On one CPU thread attention came out *slower* (the cell asserts it; the ratio printed depends on the machine,
 # and notebook 06 measures it with spreads). Depth can only turn into speed when hardware runs the independent
 # operations at the same time, as a GPU does: recurrence cannot use a GPU's width across time; attention can.
-# That is necessary, not sufficient: on an NVIDIA H200 (notebook 06, section 6) cuDNN's `nn.RNN` still beat
-# attention at these sizes (B = 32, d = 128, fp32); attention won at batch 1 with long sequences, in wide layers
-# and in bfloat16, where its fused kernels fill the GPU.
+# That is not sufficient: on an NVIDIA H200 (notebook 06, section 6) cuDNN's `nn.RNN` still beat attention at
+# these sizes (B = 32, d = 128, fp32). Attention won where the RNN's small steps leave the GPU idle (batch 1,
+# long sequences) and where tensor cores run its products (wide layers in bfloat16).
 
 # %% [markdown]
 # ## Long-range dependencies: one short training run
@@ -287,7 +287,7 @@ course.claims_ledger()
 # | C4 every token sees every other at once | true in training and encoding, not in generation | [04](04_attention.ipynb): the attention matrix; generation stays sequential (the generation rows above). |
 # | C5 $\mathcal{O}(1)$ path fixes long context | wrong as stated | [04](04_attention.ipynb): gradient vs distance and its dilution with $N$; [07](07_long_range_memory.ipynb): attention recalls at $T = 100$ only with positions. Here: $\mathcal{O}(N^2)$ work and an $\mathcal{O}(N d)$ cache. |
 # | C6 positions are needed | true | [05](05_multihead_positions.ipynb): permutation equivariance without encoding; [07](07_long_range_memory.ipynb): attention without positions stuck at the order-blind ceiling. |
-# | C7 the timing snippet | not on a CPU at batch 32; on a GPU only against the Python loop | [06](06_parallelism_cost.ipynb): the snippet as written, then proper measurements, and an H200's: attention beats the loop, not cuDNN's `nn.RNN` at B = 32, d = 128, fp32; it wins at batch 1, long $N$, wide layers, bf16. Here: one timing on one thread. |
+# | C7 the timing snippet | not on a CPU at batch 32; on a GPU, at the article's sizes, only against the Python loop | [06](06_parallelism_cost.ipynb): the snippet as written, then proper measurements, and an H200's: attention beats the loop, not cuDNN's `nn.RNN` at B = 32, d = 128, fp32; it wins at batch 1 with long $N$, and in wide layers in bf16. Here: one timing on one thread. |
 # | C8 the table | right but incomplete | this notebook: the counted FLOPs, chain lengths and the generation rows. |
 
 # %% [markdown]
@@ -353,7 +353,7 @@ assert t_scan < t_loop / 2  # 14 vectorised steps against 10,000 small ones
 # does not. But the table hides that for long sequences attention does more work ($N/d + 2$ times a tanh
 # RNN's, more than an LSTM's once $N > 2d$), that its speed-up needs parallel hardware and enough work per step
 # to fill it (on one CPU thread attention was slower; on an H200 it lost to cuDNN's `nn.RNN` at batch 32,
-# $d = 128$, fp32, and won at batch 1, in wide layers and in bfloat16), and it omits the two
+# $d = 128$, fp32, and won at batch 1 with long sequences, and in wide layers in bfloat16), and it omits the two
 # rows that favour recurrence: $\mathcal{O}(d^2)$ per generated token and $\mathcal{O}(d)$ state, against
 # $\mathcal{O}(d^2 + N d)$ and $\mathcal{O}(N d)$. "Long-range dependencies: poor vs excellent" holds in a
 # small training budget on a task with one sharp target, with positional encoding; it is not a law.
@@ -370,8 +370,8 @@ assert t_scan < t_loop / 2  # 14 vectorised steps against 10,000 small ones
 # * Counted FLOPs: tanh RNN $4Nd^2$, LSTM $16Nd^2$, attention $8Nd^2 + 4N^2d$: attention does $N/d + 2$ times
 #   the work of a tanh RNN, and less than an LSTM only while $N < 2d$.
 # * Longest chain of dependent operations: grows 3 per token for the RNN; constant for attention,
-#   convolution and restricted attention. That depth, not the work, is attention's advantage; it pays off only
-#   on parallel hardware, and only where the work per step fills it (notebook 06's GPU measurements).
+#   convolution and restricted attention. That depth, not the work, is attention's advantage; parallel hardware
+#   lets it pay off at scale, not everywhere (notebook 06's GPU measurements).
 # * Generation reverses the picture: per token $\mathcal{O}(d^2)$ and $\mathcal{O}(d)$ state for recurrence,
 #   against $\mathcal{O}(d^2 + N d)$ and an $\mathcal{O}(N d)$ cache for attention.
 # * A linear recurrence is an associative scan: $\lceil \log_2 N \rceil$ parallel steps, equal to the loop.
