@@ -245,6 +245,13 @@ def _line(ax, rows: list[dict], x: str, y: str, label: str, style: tuple, **kw) 
     ax.plot(*zip(*points), color=color, marker=marker, ls=ls, ms=4, label=label, **kw)
 
 
+def _log_log(ax, **labels) -> None:
+    """Sequence length on a base-2 log axis, the measured quantity on a base-10 one."""
+    ax.set(**labels)
+    log_axis(ax, "x", base=2)
+    log_axis(ax, "y")
+
+
 def plot_times(rows: list[dict]) -> Figure:
     """Time against N on the GPU, d = 128, fp32: forward and forward + backward, batch 1 and 32."""
     fig, axes = new_figure(2, 2, width=10.0, height=6.6, sharex=True)
@@ -259,9 +266,7 @@ def plot_times(rows: list[dict]) -> Figure:
                 model,
                 STYLES[model],
             )
-        ax.set(title=f"{PASSES[pass_]}, batch {batch}", ylabel="time (ms, median)")
-        log_axis(ax, "x", base=2)
-        log_axis(ax, "y")
+        _log_log(ax, title=f"{PASSES[pass_]}, batch {batch}", ylabel="time (ms, median)")
     for ax in axes[1]:
         ax.set_xlabel("sequence length N")
     axes[0, 0].legend(fontsize=7)
@@ -301,9 +306,7 @@ def plot_width_precision(rows: list[dict]) -> Figure:
             f"{RNN}, bf16{slow}",
             (COLORS[0], "x", ":"),
         )
-        ax.set(xlabel="sequence length N", title=f"d = {dim}, batch 32")
-        log_axis(ax, "x", base=2)
-        log_axis(ax, "y")
+        _log_log(ax, xlabel="sequence length N", title=f"d = {dim}, batch 32")
     axes[0].set_ylabel("forward + backward (ms)")
     axes[1].legend(fontsize=7)
     return fig
@@ -322,9 +325,7 @@ def plot_memory(rows: list[dict]) -> Figure:
                 model,
                 STYLES[model],
             )
-        ax.set(xlabel="sequence length N", title=f"{PASSES[pass_]}, batch 32")
-        log_axis(ax, "x", base=2)
-        log_axis(ax, "y")
+        _log_log(ax, xlabel="sequence length N", title=f"{PASSES[pass_]}, batch 32")
     axes[0].set_ylabel("peak GPU memory (MiB)")
     axes[0].legend(fontsize=7)
     return fig
