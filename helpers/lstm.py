@@ -1,10 +1,12 @@
-"""The LSTM cell from its equations, gates in PyTorch's order i, f, g, o."""
+"""The LSTM cell from its equations, gates in PyTorch's order i, f, g, o; the cell path prod f_t."""
 
+import math
 from typing import NamedTuple
 
 import torch
 
-from .checks import require_last_dim
+from .checks import require_last_dim, require_tensor
+from .measure import one_thread
 
 
 class LSTMGates(NamedTuple):
@@ -48,3 +50,55 @@ def lstm_step(
 def lstm_weights(cell: torch.nn.LSTMCell) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """(W_ih, W_hh, b) of a torch LSTMCell, with b = bias_ih + bias_hh."""
     return (cell.weight_ih.detach(), cell.weight_hh.detach(), (cell.bias_ih + cell.bias_hh).detach())
+
+
+# --- the cell and its inputs ----------------------------------------------------------------
+
+
+def set_forget_bias(cell: torch.nn.LSTMCell, value: float) -> torch.nn.LSTMCell:
+    """Make the forget gate's total bias exactly `value`: bias_ih[h:2h] = value, bias_hh[h:2h] = 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"forget bias must be a finite number, got {value!r}")
+    h = cell.hidden_size
+    with torch.no_grad():  # gate order i, f, g, o: f is [h:2h]
+        cell.bias_ih[h : 2 * h] = value
+        cell.bias_hh[h : 2 * h] = 0.0
+    return cell
+
+
+def lstm_sequence(
+    x: torch.Tensor, W_ih: torch.Tensor, W_hh: torch.Tensor, b: torch.Tensor, c0: torch.Tensor | None = None
+) -> tuple[torch.Tensor, torch.Tensor, LSTMGates]:
+    """Run lstm_step over x (T, d_in) from h_0 = 0 and c_0 (default 0).
+
+    Returns H (T, d_h), C (T, d_h) and the gates, each stacked to (T, d_h).
+    """
+    require_tensor(x, "x")
+    if x.dim() != 2:
+        raise ValueError(f"x must have shape (T, d_in), got {tuple(x.shape)}")
+    d_h = W_hh.shape[1]
+    h = x.new_zeros(1, d_h)  # (1, d_h)
+    c = x.new_zeros(1, d_h) if c0 is None else c0.reshape(1, d_h)
+    H, C, G = [], [], []
+    with one_thread():  # small matrices: one thread is faster
+        for t in range(x.shape[0]):  # sequential, like every RNN
+            h, c, gates = lstm_step(x[t : t + 1], h, c, W_ih, W_hh, b)  # (1, d_h) each
+            H.append(h[0]), C.append(c[0]), G.append(gates)
+    stacked = LSTMGates(*(torch.cat(g, dim=0) for g in zip(*G)))  # each (T, d_h)
+    return torch.stack(H), torch.stack(C), stacked
+
+
+def weights64(cell: torch.nn.LSTMCell) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(W_ih, W_hh, b) of a torch LSTMCell in float64."""
+    return tuple(w.double() for w in lstm_weights(cell))
+
+
+# --- the cell path: dc_T/dc_0 = prod f_t ----------------------------------------------------
+
+
+def cell_path(f: torch.Tensor) -> torch.Tensor:
+    """The diagonal of dc_T/dc_0 along the cell path alone: prod_t f_t, (T, d) -> (d,)."""
+    require_tensor(f, "f")
+    if f.dim() != 2:
+        raise ValueError(f"f must have shape (T, d), got {tuple(f.shape)}")
+    return f.prod(dim=0)

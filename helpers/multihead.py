@@ -1,128 +1,80 @@
-"""Multi-head attention on a toy sentence a reader can follow, and the head-count explorer."""
-
-import math
+"""Multi-head self-attention from scratch: split d_model into heads, merge them back (Vaswani et al. 2017)."""
 
 import torch
 from torch import nn
 
-from .attention import MultiHeadSelfAttention
+from .attention import scaled_dot_product_attention
 from .checks import require_positive_int
-from .plots import new_figure
-from .seed import seeded
-from .widgets import Explorer, choice, register
-
-SENTENCE = ("the", "cat", "sat", "on", "the", "mat")
-WORD_TYPES = {"the": "determiner", "cat": "noun", "mat": "noun", "sat": "verb", "on": "preposition"}
-TYPES = ("determiner", "noun", "verb", "preposition")
-TOY_D_MODEL = 16  # 8 dimensions per head for 2 heads: 4 word-type features, 6 position slots, 6 spare
 
 
-def toy_embeddings(words=SENTENCE) -> torch.Tensor:
-    """(1, L, 16) hand-built: dims 0-3 one-hot word type, dims 8-13 one-hot position."""
-    if len(words) > 6:
-        raise ValueError(f"the toy embedding has 6 position slots, got {len(words)} words")
-    x = torch.zeros(1, len(words), TOY_D_MODEL)
-    for p, word in enumerate(words):
-        if word not in WORD_TYPES:
-            raise ValueError(f"unknown word {word!r}; known: {', '.join(sorted(WORD_TYPES))}")
-        x[0, p, TYPES.index(WORD_TYPES[word])] = 1.0  # what the word is
-        x[0, p, 8 + p] = 1.0  # where it is
-    return x
+def split_heads(x: torch.Tensor, n_heads: int) -> torch.Tensor:
+    """(B, L, d_model) -> (B, n_heads, L, d_model / n_heads): head h gets columns h*hs:(h+1)*hs."""
+    B, L, d_model = x.shape
+    if d_model % n_heads:
+        raise ValueError(f"d_model={d_model} is not divisible by n_heads={n_heads}")
+    return x.view(B, L, n_heads, d_model // n_heads).transpose(1, 2)  # (B, nh, L, hs)
 
 
-def hand_built_heads(sharpness: float = 12.0) -> nn.MultiheadAttention:
-    """nn.MultiheadAttention(16, 2 heads) with W_q, W_k set by hand; W_v, W_o the identity.
+def merge_heads(x: torch.Tensor) -> torch.Tensor:
+    """(B, n_heads, L, hs) -> (B, L, n_heads * hs): the heads side by side again."""
+    B, nh, L, hs = x.shape
+    return x.transpose(1, 2).reshape(B, L, nh * hs)  # (B, L, d_model)
 
-    Head 0 ("previous word"): position p asks for position p - 1.
-    Head 1 ("grammar"): a determiner, a verb, a preposition ask for a noun; a noun asks for the verb.
+
+class MultiHeadSelfAttention(nn.Module):
+    """Split into heads, attend, merge, project; the layout of nn.MultiheadAttention."""
+
+    def __init__(self, d_model: int, n_heads: int, bias: bool = True):
+        super().__init__()
+        require_positive_int(d_model, "d_model")
+        require_positive_int(n_heads, "n_heads")
+        if d_model % n_heads:
+            raise ValueError(
+                f"d_model={d_model} is not divisible by n_heads={n_heads}: "
+                f"each head needs d_model / n_heads dimensions"
+            )
+        self.d_model, self.n_heads = d_model, n_heads
+        self.in_proj = nn.Linear(d_model, 3 * d_model, bias=bias)  # rows [W_q; W_k; W_v]
+        self.out_proj = nn.Linear(d_model, d_model, bias=bias)
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """x (B, L, d_model) -> out (B, L, d_model), per-head weights (B, n_heads, L, L)."""
+        if x.dim() != 3 or x.shape[-1] != self.d_model:
+            raise ValueError(f"x must have shape (B, L, {self.d_model}), got {tuple(x.shape)}")
+        q, k, v = self.in_proj(x).split(self.d_model, dim=-1)  # each (B, L, d_model)
+        q, k, v = (split_heads(t, self.n_heads) for t in (q, k, v))  # each (B, nh, L, hs)
+        out, weights = scaled_dot_product_attention(q, k, v, mask)  # (B, nh, L, hs)
+        return self.out_proj(merge_heads(out)), weights  # (B, L, d_model)
+
+    @classmethod
+    def from_torch(cls, mha: nn.MultiheadAttention) -> "MultiHeadSelfAttention":
+        """Copy the weights of a torch.nn.MultiheadAttention(batch_first=True)."""
+        if not mha.batch_first:
+            raise ValueError(
+                "from_torch expects nn.MultiheadAttention(..., batch_first=True); "
+                "with batch_first=False it reads x as (L, B, d_model)"
+            )
+        if not mha._qkv_same_embed_dim:
+            raise ValueError("from_torch needs kdim == vdim == embed_dim (one in_proj_weight)")
+        has_bias = mha.in_proj_bias is not None
+        ours = cls(mha.embed_dim, mha.num_heads, bias=has_bias)
+        with torch.no_grad():
+            ours.in_proj.weight.copy_(mha.in_proj_weight)
+            ours.out_proj.weight.copy_(mha.out_proj.weight)
+            if has_bias:
+                ours.in_proj.bias.copy_(mha.in_proj_bias)
+                ours.out_proj.bias.copy_(mha.out_proj.bias)
+        return ours
+
+
+def last_token_attention(attn: MultiHeadSelfAttention, x: torch.Tensor) -> torch.Tensor:
+    """Self-attention's output at the last position only: x (B, N, d) -> y_N (B, d).
+
+    Equals attn(x)[0][:, -1] (the last query sees every key, with or without a causal
+    mask) but costs O(N d) instead of O(N^2 d), so N can be in the thousands.
     """
-    W_q, W_k = torch.zeros(TOY_D_MODEL, TOY_D_MODEL), torch.zeros(TOY_D_MODEL, TOY_D_MODEL)
-    for p in range(1, 6):  # head 0 uses rows 0-7 of W_q and W_k
-        W_q[p - 1, 8 + p] = sharpness  # query of position p points at slot p - 1
-    for p in range(6):
-        W_k[p, 8 + p] = 1.0  # key of position p is slot p
-    wants = {"determiner": "noun", "verb": "noun", "preposition": "noun", "noun": "verb"}
-    for t, wanted in wants.items():  # head 1 uses rows 8-15
-        W_q[8 + TYPES.index(wanted), TYPES.index(t)] = sharpness
-    for i in range(len(TYPES)):
-        W_k[8 + i, i] = 1.0  # key of a word is its type
-    mha = nn.MultiheadAttention(TOY_D_MODEL, 2, bias=False, batch_first=True)
-    with torch.no_grad():
-        mha.in_proj_weight.copy_(torch.cat([W_q, W_k, torch.eye(TOY_D_MODEL)]))  # [W_q; W_k; W_v]
-        mha.out_proj.weight.copy_(torch.eye(TOY_D_MODEL))
-    return mha
-
-
-def draw_maps(ax, weights: torch.Tensor, titles: list[str], words=SENTENCE, ncols: int = 8):
-    """Many (L, L) attention maps as ONE image on one axis (fast): heads in a grid, NaN gaps.
-
-    weights (n_heads, L, L); returns the image, for a colour bar."""
-    nh, L, _ = weights.shape
-    ncols = min(ncols, nh)
-    nrows = math.ceil(nh / ncols)
-    canvas = torch.full((nrows * (L + 1) - 1, ncols * (L + 1) - 1), float("nan"))
-    for h in range(nh):
-        r, c = divmod(h, ncols)
-        canvas[r * (L + 1) : r * (L + 1) + L, c * (L + 1) : c * (L + 1) + L] = weights[h].detach()
-        ax.text(c * (L + 1) + (L - 1) / 2, r * (L + 1) - 0.7, titles[h], ha="center", fontsize=8)
-    image = ax.imshow(canvas.numpy(), vmin=0, vmax=1, cmap="viridis", interpolation="nearest")
-    ax.grid(False)
-    labelled = ncols if ncols <= 3 else 1  # many heads: words under the first map only (faster)
-    ax.set_xticks([c * (L + 1) + j for c in range(labelled) for j in range(L)])
-    ax.set_xticklabels(list(words) * labelled, rotation=90, fontsize=7)
-    ax.set_yticks([r * (L + 1) + i for r in range(nrows) for i in range(L)])
-    ax.set_yticklabels(list(words) * nrows, fontsize=7)
-    ax.set_xlabel("key (attended to)")
-    ax.set_ylabel("query (attending)")
-    return image
-
-
-def plot_sentence_heads(weights: torch.Tensor, names: list[str], words=SENTENCE):
-    """(nh, L, L) maps of the toy sentence side by side, each titled by `names`."""
-    fig, ax = new_figure(width=2.3 * weights.shape[0] + 1.2, height=3.2)
-    image = draw_maps(ax, weights, names, words)
-    fig.colorbar(image, ax=ax, shrink=0.8, label="attention weight")
-    return fig
-
-
-HEAD_CHOICES = tuple(h for h in range(1, TOY_D_MODEL + 1) if TOY_D_MODEL % h == 0)
-
-
-def random_heads(n_heads: int, seed: int = 0) -> MultiHeadSelfAttention:
-    """An untrained MultiHeadSelfAttention(16, n_heads), the same weights for every head count."""
-    if n_heads not in HEAD_CHOICES:
-        raise ValueError(f"n_heads must divide d_model={TOY_D_MODEL}: one of {HEAD_CHOICES}, got {n_heads!r}")
-    with seeded(seed):
-        mha = MultiHeadSelfAttention(TOY_D_MODEL, n_heads)
-    with torch.no_grad():
-        mha.in_proj.weight.mul_(8.0)  # larger than at init, so that the maps are not all flat
-    return mha
-
-
-def parameter_count(module: nn.Module) -> int:
-    """Number of trainable numbers in a module."""
-    return sum(p.numel() for p in module.parameters())
-
-
-def plot_heads(n_heads: int = 2, seed: int = 0):
-    """Each head's attention map on the toy sentence for an untrained layer with n_heads heads."""
-    require_positive_int(n_heads, "n_heads")
-    mha = random_heads(n_heads, seed)
-    with torch.no_grad():
-        _, weights = mha(toy_embeddings())  # (1, nh, L, L)
-    hs = TOY_D_MODEL // n_heads
-    fig, ax = new_figure(width=8.0, height=2.9 if n_heads <= 8 else 3.6)
-    draw_maps(ax, weights[0], [f"head {h}" for h in range(n_heads)])  # colours 0-1 as above; no bar: faster
-    ax.set_title(
-        f"{n_heads} head{'s' if n_heads > 1 else ''} × {hs} dimension{'s' if hs > 1 else ''} "
-        f"per head = d_model {TOY_D_MODEL};  parameters: {parameter_count(mha)} (untrained)",
-        fontsize=10,
-        pad=16,
-    )
-    return fig
-
-
-@register
-def explore_heads() -> Explorer:
-    """A head-count control (only divisors of d_model) over plot_heads."""
-    return Explorer(plot_heads, {"n_heads": choice("heads", HEAD_CHOICES, 2)}, name="heads")
+    B, N, d = x.shape
+    q, k, v = attn.in_proj(x).split(d, dim=-1)  # each (B, N, d)
+    q, k, v = (t.view(B, N, attn.n_heads, -1).transpose(1, 2) for t in (q, k, v))  # (B, nh, N, hs)
+    out, _ = scaled_dot_product_attention(q[:, :, -1:], k, v)  # (B, nh, 1, hs)
+    return attn.out_proj(out.transpose(1, 2).reshape(B, d))  # (B, d)

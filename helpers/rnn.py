@@ -46,3 +46,19 @@ def rnn_weights(rnn: torch.nn.RNN | torch.nn.RNNCell) -> tuple[torch.Tensor, tor
     W_hh = getattr(rnn, "weight_hh" + suffix).detach()
     b = (getattr(rnn, "bias_ih" + suffix) + getattr(rnn, "bias_hh" + suffix)).detach()
     return W_xh, W_hh, b
+
+
+def rnncell_loop(cell: torch.nn.RNNCell, x: torch.Tensor) -> torch.Tensor:
+    """The article's loop: h = cell(x[:, t], h) for t = 0..N-1; x (B, N, d) -> h_N (B, d_h)."""
+    h = x.new_zeros(x.shape[0], cell.hidden_size)
+    for t in range(x.shape[1]):  # step t needs step t-1
+        h = cell(x[:, t], h)
+    return h
+
+
+# --- exercises --------------------------------------------------------------------------
+
+
+def input_projection(x: torch.Tensor, W_xh: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """W_xh x_t + b for every t at once: x (B, T, d_in) -> (B, T, d_h), one matmul."""
+    return x @ W_xh.T + b

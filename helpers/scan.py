@@ -7,15 +7,13 @@ h -> a h + b, and composing affine maps is associative:
     (a1, b1) then (a2, b2)  =  (a2 * a1, a2 * b1 + b2).
 
 So the prefix compositions can be combined in any grouping, e.g. as a tree. Only the
-*linear* recurrence has this property; h_t = tanh(W h_{t-1} + ...) does not.
-"""
+*linear* recurrence has this property; h_t = tanh(W h_{t-1} + ...) does not."""
 
 import math
 
 import torch
 
 from .checks import require_tensor
-from .exercises import register_exercise
 
 
 def _check(a: torch.Tensor, b: torch.Tensor) -> None:
@@ -77,24 +75,3 @@ def scan_steps(N: int) -> int:
     if isinstance(N, bool) or not isinstance(N, int) or N < 1:
         raise ValueError(f"N must be an integer >= 1, got {N!r}")
     return math.ceil(math.log2(N)) if N > 1 else 0
-
-
-def _two_steps() -> tuple:
-    return tuple((torch.rand(3, 4), torch.randn(3, 4)) for _ in range(2))
-
-
-register_exercise(
-    "combine",
-    reference=combine,
-    make_inputs=_two_steps,
-    hint="apply (a1, b1) to h, then (a2, b2) to the result: "
-    "a2 * (a1 * h + b1) + b2, and read off the new a and b.",
-)
-register_exercise(
-    "scan_steps_1000",
-    reference=lambda: scan_steps(1000),
-    hint="the offset doubles each step: 1, 2, 4, ... until it reaches N.",
-    worked="Step s combines at offset 2^(s-1): after s steps, position t holds the last 2^s steps.\n"
-    "The scan is done when 2^s >= N = 1000: 2^9 = 512 is too few, 2^10 = 1024 is enough.\n"
-    "So ceil(log2 1000) = 10 steps.",
-)

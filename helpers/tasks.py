@@ -3,13 +3,11 @@
 A sequence is `delay + 1` tokens drawn uniformly from a vocabulary of `vocab` symbols;
 the target is the first one. The distractors come from the *same* vocabulary, so the
 only thing that marks the target is its position: a model must know where the
-sequence starts. Guessing gives 1 / vocab (0.125 for 8 symbols).
-"""
+sequence starts. Guessing gives 1 / vocab (0.125 for 8 symbols)."""
 
 import torch
 
 from .checks import require_positive_int, require_tensor
-from .exercises import register_exercise
 
 VOCAB = 8  # symbols 0..7: chance is 1/8 = 0.125
 
@@ -50,27 +48,3 @@ def order_blind_accuracy(
     """Accuracy of `most_frequent_token` on the task: the ceiling for any order-blind model."""
     x, y = first_token_recall(n, delay, vocab, generator)
     return (most_frequent_token(x, vocab) == y).double().mean().item()
-
-
-def _random_tokens() -> tuple[torch.Tensor]:
-    return (torch.randint(0, VOCAB, (6, 11)),)
-
-
-register_exercise(
-    "most_frequent_token",
-    reference=most_frequent_token,
-    make_inputs=_random_tokens,
-    hint="count each token per row (torch.nn.functional.one_hot(x, 8).sum(1)), "
-    "then take the argmax: it returns the first maximum, i.e. the smallest id.",
-)
-register_exercise(
-    "order_blind_two_tokens",
-    reference=lambda: 9 / 16,
-    hint="split into two cases. How likely are the two tokens equal, and is the "
-    "guess right then? If they differ, the bag {a, b} does not say which came "
-    "first: how often is a guess right? Add the two cases, weighted.",
-    worked="The two tokens are equal with probability 1/8: the bag {a, a} names the first token.\n"
-    "They differ with probability 7/8: {a, b} could have started with either token,\n"
-    "so a guess is right half the time.\n"
-    "Accuracy = 1/8 * 1 + 7/8 * 1/2 = 2/16 + 7/16 = 9/16 = 0.5625.",
-)

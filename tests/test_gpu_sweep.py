@@ -1,5 +1,5 @@
-"""The shipped GPU measurements and the sweep that redoes them (`make gpu-bench`), on a small
-CPU grid: the same columns, every model, and figures drawn from the data."""
+"""helpers.gpu_sweep: the shipped GPU measurements and the sweep that redoes them
+(`make gpu-bench`), on a small CPU grid with the same columns and every model."""
 
 import csv
 import subprocess
@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
-import torch
 
 from helpers import gpu_sweep
+from helpers.notebooks import nb06_parallelism_cost as nb06
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,12 +64,6 @@ def test_bench_on_a_small_cpu_grid_writes_the_shipped_formats(tmp_path):
         assert {r["dtype"] for r in csv.DictReader(f)} == {"float32", "bfloat16"}
 
 
-def test_fast_attention_is_the_articles_attention_without_weights():
-    mha = gpu_sweep.FastAttention(16)
-    x = torch.randn(2, 5, 16, generator=torch.Generator().manual_seed(0))
-    torch.testing.assert_close(mha(x), mha.mha(x, x, x)[0])
-
-
 @pytest.mark.parametrize(
     "plot, data",
     [
@@ -79,5 +73,5 @@ def test_fast_attention_is_the_articles_attention_without_weights():
     ],
 )
 def test_figures_draw_every_line_from_the_data(plot, data):
-    fig = getattr(gpu_sweep, plot)(gpu_sweep.read(data))
+    fig = getattr(nb06, plot)(gpu_sweep.read(data))
     assert all(len(ax.get_lines()) >= 3 for ax in fig.axes)

@@ -1,40 +1,11 @@
-"""The LSTM pieces of notebook 03 against PyTorch: the cell, the sequence, the cell path and the
-full gradient norms against autograd; the gating widgets; each promised ValueError."""
+"""helpers.lstm against PyTorch: the cell, the sequence, the cell path; each promised ValueError."""
 
-import math
-
-import pytest
 import torch
 from torch.testing import assert_close
 
 import helpers
-from helpers import gating
-from helpers.exercises import EXERCISES, compare
+from helpers import lstm
 from helpers.lstm import lstm_weights
-
-
-def autograd_norms(W_ih, W_hh, b, x):
-    """||dc_k/dc_0||_2 for k = 1..T by autograd (the reference), float64."""
-    c0 = torch.zeros(W_hh.shape[1], dtype=torch.float64)
-    return torch.tensor(
-        [
-            torch.linalg.matrix_norm(
-                torch.autograd.functional.jacobian(
-                    lambda c, k=k: gating.lstm_sequence(x[:k], W_ih, W_hh, b, c0=c)[1][-1], c0
-                ),
-                ord=2,
-            ).item()
-            for k in range(1, x.shape[0] + 1)
-        ],
-        dtype=torch.float64,
-    )
-
-
-def test_set_forget_bias_sets_the_second_slice_exactly():
-    cell = gating.make_lstm(2.5, d=6)
-    b = cell.bias_ih + cell.bias_hh
-    assert_close(b[6:12], torch.full((6,), 2.5))
-    assert not torch.allclose(b[:6], torch.full((6,), 2.5))  # the other gates untouched
 
 
 def test_lstm_sequence_equals_nn_lstm():
@@ -45,97 +16,11 @@ def test_lstm_sequence_equals_nn_lstm():
         for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
             getattr(cell, name).copy_(getattr(layer, name + "_l0"))
     x = torch.randn(11, 5, dtype=torch.float64)
-    H, C, gates = gating.lstm_sequence(x, *lstm_weights(cell))
+    H, C, gates = lstm.lstm_sequence(x, *lstm_weights(cell))
     H_ref, (h_T, c_T) = layer(x[None])
     assert H.shape == C.shape == gates.f.shape == (11, 7)
     assert_close(H, H_ref[0])
     assert_close(C[-1], c_T[0, 0])
-
-
-@pytest.mark.parametrize("forget_bias", [0.0, 3.0])
-def test_lstm_gradient_norms_equal_autograd(forget_bias):
-    W = gating.weights64(gating.make_lstm(forget_bias, d=8))
-    x = gating.random_inputs(9, d=8)
-    norms, cell = gating.lstm_gradient_norms(*W, x)
-    assert norms.dtype == torch.float64 and norms.shape == (9,)
-    assert_close(norms, autograd_norms(*W, x), atol=1e-12, rtol=1e-9)
-    _, _, gates = gating.lstm_sequence(x, *W)
-    assert_close(cell, gates.f.cumprod(0).max(dim=1).values, atol=1e-14, rtol=1e-9)
-    every3, _ = gating.lstm_gradient_norms(*W, x, every=3)  # k = 3, 6, 9
-    assert_close(every3, norms[2::3], atol=1e-12, rtol=1e-9)
-
-
-def test_cell_path_is_exact_when_w_hh_is_zero():
-    W_ih, W_hh, b = gating.weights64(gating.make_lstm(1.0, d=6))
-    x = gating.random_inputs(12, d=6)
-    zero = torch.zeros_like(W_hh)
-    J = torch.autograd.functional.jacobian(
-        lambda c0: gating.lstm_sequence(x, W_ih, zero, b, c0=c0)[1][-1], torch.zeros(6, dtype=torch.float64)
-    )
-    _, _, gates = gating.lstm_sequence(x, W_ih, zero, b)
-    assert_close(J, torch.diag(gating.cell_path(gates.f)))
-    norms, cell = gating.lstm_gradient_norms(W_ih, zero, b, x)
-    assert_close(norms, cell)  # one path only: the two agree
-
-
-def test_forget_bias_orders_the_gradient_and_beats_the_rnn():
-    rnn = gating.gradient_norm_at(50)
-    lstm = [gating.gradient_norm_at(50, b) for b in (0.0, 1.0, 3.0)]
-    assert (
-        rnn < 1e-14 and lstm[0] < 1e-8 < lstm[1] < 1e-2 and lstm[2] > 1
-    )  # the curriculum's orders of magnitude
-    assert rnn < lstm[0] < lstm[1] < lstm[2]
-
-
-def test_gradient_norms_never_nan_at_extremes():
-    W = gating.weights64(gating.make_lstm(-5.0, d=8))
-    norms, cell = gating.lstm_gradient_norms(*W, gating.random_inputs(500, d=8), every=50)
-    assert not norms.isnan().any() and not cell.isnan().any()
-    assert norms[-1] == 0.0 and cell[-1] == 0.0  # honestly below float64
-    full, cell = gating.lstm_curves(-1.0)
-    assert not full.isnan().any() and (full >= 0).all()
-
-
-def test_gradient_flow_widget_changes_with_the_bias_and_the_length():
-    explorer = gating.explore_gradient_flow()
-    lines = lambda: [line.get_ydata() for line in explorer.result.axes[0].lines]
-    explorer.controls["forget_bias"].value = 0.0
-    low = lines()[1]  # the LSTM, all paths
-    explorer.controls["forget_bias"].value = 3.0
-    high = lines()[1]
-    assert high[-1] > 1e10 * low[-1]
-    explorer.controls["T"].value = 500
-    assert max(explorer.result.axes[0].lines[0].get_xdata()) == 500
-    assert explorer.error is None
-
-
-def test_gradient_figures_tick_round_decades():
-    for fig in (gating.plot_gradient_flow(-1.0, 500), gating.plot_gradient_flow_biases()):
-        ax = fig.axes[0]
-        exponents = [round(math.log10(v)) for v in ax.get_yticks()]
-        assert 3 <= len(exponents) <= 8
-        step = exponents[0] - exponents[1]
-        assert all(e % step == 0 for e in exponents)  # 1e0, 1e-50, 1e-100, ...
-        assert "norm 1: no decay" in ax.get_legend_handles_labels()[1]
-
-
-def test_gates_widget_moves_the_forget_gate():
-    explorer = gating.explore_gates()
-    mean_f = lambda: sum(explorer.result.axes[0].lines[1].get_ydata()) / 60
-    explorer.controls["forget_bias"].value = -2.0
-    closed = mean_f()
-    explorer.controls["forget_bias"].value = 5.0
-    assert closed < 0.2 and mean_f() > 0.95
-
-
-def test_exercise_references_match_the_helpers():
-    args = EXERCISES["lstm_step"].make_inputs()
-    h, c, _ = helpers.lstm_step(*args)
-    assert compare(gating.lstm_step_solution(*args), (h, c)) is None
-    f = torch.rand(7, 3)
-    assert compare(EXERCISES["cell_path"].reference(f), f.prod(0)) is None
-    T = gating.steps_to_one_percent_solution()
-    assert 0.9**T < 0.01 <= 0.9 ** (T - 1)
 
 
 def test_checks_say_not_attempted_for_stubs(capsys):
@@ -146,37 +31,3 @@ def test_checks_say_not_attempted_for_stubs(capsys):
     assert "not attempted yet" in capsys.readouterr().out
     helpers.check("cell_path", lambda f: f.prod(0))
     assert "correct" in capsys.readouterr().out
-
-
-@pytest.mark.parametrize(
-    "call, words",
-    [
-        (lambda: gating.set_forget_bias(torch.nn.LSTMCell(2, 2), math.nan), "forget bias"),
-        (lambda: gating.make_lstm(d=0), "d (the hidden size)"),
-        (lambda: gating.random_inputs(0), "T (the sequence length)"),
-        (
-            lambda: gating.lstm_sequence(torch.ones(2, 3, 4), *lstm_weights(torch.nn.LSTMCell(4, 2))),
-            "(T, d_in)",
-        ),
-        (lambda: gating.cell_path(torch.ones(5)), "(T, d)"),
-        (
-            lambda: gating.lstm_gradient_norms(*lstm_weights(torch.nn.LSTMCell(4, 2)), torch.ones(3, 5)),
-            "d_in = 4",
-        ),
-        (
-            lambda: gating.lstm_gradient_norms(
-                *lstm_weights(torch.nn.LSTMCell(4, 2)), torch.ones(3, 4), every=0
-            ),
-            "every",
-        ),
-        (lambda: gating.plot_gradient_flow(1.0, 501), "sequence length"),
-        (lambda: gating.plot_gradient_flow(20.0, 100), "forget bias"),
-        (lambda: gating.plot_gates(math.inf), "forget bias"),
-        (lambda: gating.gradient_norm_at(51), "multiple of 5"),
-        (lambda: gating.seed_spread(3.0, Ts=(7,)), "multiple of 5"),
-    ],
-)
-def test_bad_input_raises_a_clear_value_error(call, words):
-    with pytest.raises(ValueError) as info:
-        call()
-    assert words in str(info.value)

@@ -5,7 +5,7 @@
 
 Per notebook: wall time to execute top to bottom and the kernel's peak memory.
 Per widget: median time of a redraw, setting each control to a few values
-(`helpers.widgets.sample_values`), in this process (no browser). Browser redraw times
+(`helpers.course.widgets.sample_values`), in this process (no browser). Browser redraw times
 come from `artifacts/browser_redraw.json` when the browser tests have written it.
 """
 
@@ -38,7 +38,7 @@ def run_notebook(path: Path) -> tuple[float, float]:
 
 def widget_redraws() -> dict[str, list[float]]:
     """Redraw times (ms) of every registered explorer."""
-    from helpers.widgets import explorers, sample_values
+    from helpers.course.widgets import explorers, sample_values
 
     times = {}
     for name, factory in sorted(explorers().items()):

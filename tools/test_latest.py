@@ -43,8 +43,8 @@ PYTEST = [
     "no:randomly",
     "-p",
     "no:cacheprovider",
-    "--ignore=tests/test_browser.py",
-    "--ignore=tests/test_portable_kernels.py",
+    "--ignore=tests/project/test_browser.py",
+    "--ignore=tests/project/test_portable_kernels.py",
     "-q",
 ]
 

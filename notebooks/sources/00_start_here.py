@@ -37,7 +37,8 @@ if "google.colab" in sys.modules:
 
 # %%
 import helpers
-from helpers import course, environment
+from helpers.course import environment, ledger
+from helpers.notebooks import nb00_start_here as nb
 
 helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
 generator = helpers.set_seed(0)
@@ -67,13 +68,13 @@ generator = helpers.set_seed(0)
 # is explained in the notebook that reaches that verdict.
 
 # %%
-course.claims_ledger()
+ledger.claims_ledger()
 
 # %% [markdown]
 # ## The course map
 
 # %%
-course.course_map()
+ledger.course_map()
 
 # %% [markdown]
 # ## How the notebooks work
@@ -122,14 +123,14 @@ assert int(installed["torch"].split(".")[0]) >= 2, "the course needs PyTorch 2 o
 # of a temperature. Here is the figure at temperature 1:
 
 # %%
-environment.plot_softmax(temperature=1.0)
+nb.plot_softmax(temperature=1.0)
 
 # %% [markdown]
 # Now move the **temperature** slider. If the bars change, widgets work on your
 # machine.
 
 # %%
-environment.explore_softmax()
+nb.explore_softmax()
 
 # %% [markdown]
 # ## Where to run it

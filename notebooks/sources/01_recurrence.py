@@ -41,7 +41,7 @@ import torch
 from torch.testing import assert_close
 
 import helpers
-from helpers import recurrence
+from helpers.notebooks import nb01_recurrence as nb
 from helpers.rnn import rnn_weights
 
 helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
@@ -109,7 +109,7 @@ print(f"{T} steps    vs nn.RNN:     max |difference| {helpers.within_rounding(H 
 # cells call the length of their small example `T`. The figure leaves out the bias $b$.)
 
 # %%
-recurrence.plot_unrolled_chain(T=6)
+nb.plot_unrolled_chain(T=6)
 
 # %% [markdown]
 # ## What *is* parallel: the input projection
@@ -147,7 +147,7 @@ print("shape:", tuple(U_all.shape), "| equal to the per-step projections:", torc
 # NBVAL_IGNORE_OUTPUT
 # (timings depend on the machine)
 lengths = [64, 128, 256, 512]
-seconds = recurrence.time_rnn_loops(lengths, repeats=5)
+seconds = nb.time_rnn_loops(lengths, repeats=5)
 for n, s in zip(lengths, seconds):
     print(f"N = {n:3d}: {1e3 * s:6.2f} ms  ({1e6 * s / n:.0f} µs per step)")
 assert seconds[3] > 3 * seconds[0], "8x the steps should take well over 3x the time"
@@ -158,7 +158,7 @@ assert seconds[3] > 3 * seconds[0], "8x the steps should take well over 3x the t
 # notebook; yours will differ, the straight line will not.)
 
 # %%
-recurrence.plot_loop_time(lengths, seconds)
+nb.plot_loop_time(lengths, seconds)
 
 # %% [markdown]
 # Now move the **sequence length** slider: each redraw runs the loop again, once, at $N/4$, $N/2$, $3N/4$
@@ -166,7 +166,7 @@ recurrence.plot_loop_time(lengths, seconds)
 # through the origin, up to the noise of your machine.
 
 # %%
-recurrence.explore_sequential_cost()
+nb.explore_sequential_cost()
 
 # %% [markdown]
 # ## When the tanh goes, the chain can be broken

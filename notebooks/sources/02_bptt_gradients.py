@@ -49,7 +49,8 @@ import torch
 from torch.testing import assert_close
 
 import helpers
-from helpers import bptt
+from helpers import jacobians
+from helpers.notebooks import nb02_bptt_gradients as nb
 from helpers.spectra import largest_singular_value
 
 helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
@@ -77,7 +78,7 @@ generator = helpers.set_seed(2)
 # gradient travels back, plays the role of the article's sequence length $N$ (notebooks 04, 06 and 08
 # write $N$ again).
 #
-# `bptt.jacobian_product` multiplies the $J_k$ out; below it is checked against `torch.autograd`, which
+# `jacobians.jacobian_product` multiplies the $J_k$ out; below it is checked against `torch.autograd`, which
 # knows nothing of our formula (float64, $d = 4$, $T = 10$).
 
 # %%
@@ -86,8 +87,8 @@ W = helpers.matrix_with_spectral_radius(d, 1.0, generator=generator).double()  #
 W_xh, x = torch.randn(d, d, generator=generator).double(), torch.randn(T, d, generator=generator).double()
 h0 = torch.randn(d, generator=generator).double()
 
-ours = bptt.jacobian_product(W, T, x=x, W_xh=W_xh, h0=h0)  # J_T ... J_1, (d, d)
-final_state = lambda h: bptt.hidden_states(W, T, x=x, W_xh=W_xh, h0=h)[-1]
+ours = jacobians.jacobian_product(W, T, x=x, W_xh=W_xh, h0=h0)  # J_T ... J_1, (d, d)
+final_state = lambda h: jacobians.hidden_states(W, T, x=x, W_xh=W_xh, h0=h)[-1]
 theirs = torch.autograd.functional.jacobian(final_state, h0)  # autograd's dh_T/dh_0
 assert_close(ours, theirs)
 print("product of J_k equals autograd's Jacobian:", torch.allclose(ours, theirs, rtol=1e-10, atol=1e-12))
@@ -105,12 +106,12 @@ print("product of J_k equals autograd's Jacobian:", torch.allclose(ours, theirs,
 # Drop the $\tanh$ ($h_k = W_{hh}h_{k-1} + W_{xh}x_k$) and every $J_k$ is $W_{hh}$, so
 # $\partial h_T/\partial h_0 = W_{hh}^T$ (the $T$-th power). Take $W_{hh} = \rho\,Q$ with $Q$ orthogonal
 # ($d = 64$): all its eigenvalues have modulus $\rho$ *and* all its singular values equal $\rho$, so
-# $\|W_{hh}^T\|_2 = \rho^T$. `bptt.gradient_norms(rho, 200, ...)` builds such a $W_{hh}$ and returns
+# $\|W_{hh}^T\|_2 = \rho^T$. `nb.gradient_norms(rho, 200, ...)` builds such a $W_{hh}$ and returns
 # $\|\partial h_T/\partial h_0\|_2$ for every $T$ from 1 to 200, in float64 (why float64: see below).
 
 # %%
 for rho in (0.9, 1.0, 1.1):
-    norms = bptt.gradient_norms(rho, 200, kind="orthogonal", nonlinearity="linear")  # d = 64, (200,)
+    norms = nb.gradient_norms(rho, 200, kind="orthogonal", nonlinearity="linear")  # d = 64, (200,)
     # norms[T - 1] is ||dh_T/dh_0||, so norms[49] is T = 50
     print(
         f"rho = {rho}:  T=50: {norms[49]:.2g}  (rho^50 = {rho**50:.2g})    "
@@ -125,7 +126,7 @@ for rho in (0.9, 1.0, 1.1):
 # driven by inputs of unit size ($x_t \sim \mathcal N(0, I)$, $W_{xh} = I$), on the right.
 
 # %%
-bptt.plot_gradient_norm_grid(T=200)
+nb.plot_gradient_norm_grid(T=200)
 
 # %% [markdown]
 # Two things do not fit the article's rule:
@@ -161,7 +162,7 @@ for rho in (0.9, 1.0, 1.1):  # Wg: the matrix gradient_norms builds (seed 0)
     Wg = helpers.matrix_with_spectral_radius(
         64, rho, kind="gaussian", generator=torch.Generator().manual_seed(0)
     )
-    norms = bptt.gradient_norms(rho, 200, kind="gaussian", nonlinearity="linear")
+    norms = nb.gradient_norms(rho, 200, kind="gaussian", nonlinearity="linear")
     peak = int(norms.argmax()) + 1
     print(
         f"rho = {rho}: sigma_max = {largest_singular_value(Wg):.2f};  ||W^T|| peaks at {norms.max():.3g} "
@@ -204,7 +205,7 @@ print(f"spectral radius rho = {helpers.spectral_radius(Wg):.4f}")
 
 # %%
 W_trap = torch.tensor([[0.9, 5.0], [0.0, 0.9]], dtype=torch.float64)
-powers = bptt.power_norms(W_trap, 80)  # ||W^k||, k = 0..80
+powers = jacobians.power_norms(W_trap, 80)  # ||W^k||, k = 0..80
 print(f"rho = {helpers.spectral_radius(W_trap):.2f}, sigma_max = {largest_singular_value(W_trap):.2f}")
 print(f"||W^5|| = {powers[5]:.1f};  largest ||W^k|| = {powers.max():.1f} at k = {int(powers.argmax())}")
 print(f"||W^k|| first drops below 1 at k = {int((powers[1:] < 1).nonzero()[0]) + 1}")
@@ -214,7 +215,7 @@ print(f"||W^k|| first drops below 1 at k = {int((powers[1:] < 1).nonzero()[0]) +
 # stays above 1 for more than 50 steps.
 
 # %%
-bptt.plot_non_normal(coupling=5.0, eigenvalue=0.9)
+nb.plot_non_normal(coupling=5.0, eigenvalue=0.9)
 
 # %% [markdown]
 # Move the **off-diagonal coupling** and the **eigenvalue**: with coupling 0 the matrix is normal and
@@ -222,7 +223,7 @@ bptt.plot_non_normal(coupling=5.0, eigenvalue=0.9)
 # eigenvalue.
 
 # %%
-bptt.explore_non_normal()
+nb.explore_non_normal()
 
 # %% [markdown]
 # ## $\tanh$ saturation: why $\rho = 1.1$ vanishes
@@ -233,13 +234,13 @@ bptt.explore_non_normal()
 # when $\rho > 1$. Orthogonal $W_{hh}$, $d = 64$:
 
 # %%
-x_unit, W_in = bptt.unit_inputs(50, 64)  # the inputs gradient_norms uses
+x_unit, W_in = nb.unit_inputs(50, 64)  # the inputs gradient_norms uses
 for rho in (0.9, 1.0, 1.1):
     Wo = helpers.matrix_with_spectral_radius(
         64, rho, kind="orthogonal", generator=torch.Generator().manual_seed(0)
     )
-    H = bptt.hidden_states(Wo, 50, x=x_unit, W_xh=W_in)  # h_1..h_50, (50, 64)
-    norm50 = bptt.gradient_norms(rho, 50, kind="orthogonal", nonlinearity="tanh")[-1].item()
+    H = jacobians.hidden_states(Wo, 50, x=x_unit, W_xh=W_in)  # h_1..h_50, (50, 64)
+    norm50 = nb.gradient_norms(rho, 50, kind="orthogonal", nonlinearity="tanh")[-1].item()
     print(
         f"rho = {rho}: mean tanh' = {(1 - H**2).mean():.2f}; ||dh_50/dh_0|| = {norm50:.1g}; "
         f"per-step factor {norm50 ** (1 / 50):.2f}"
@@ -253,7 +254,7 @@ for rho in (0.9, 1.0, 1.1):
 # with $\rho^T$ as a wide grey band for reference (the linear orthogonal curve lies exactly on it):
 
 # %%
-bptt.plot_gradient_norms(eigenvalue=1.1, seq_len=200)
+nb.plot_gradient_norms(eigenvalue=1.1, seq_len=200)
 
 # %% [markdown]
 # Move the **eigenvalue** (the spectral radius of $W_{hh}$) and the **sequence length**. Watch the linear
@@ -262,7 +263,7 @@ bptt.plot_gradient_norms(eigenvalue=1.1, seq_len=200)
 # redraws quickly; values beyond float64 are drawn as red triangles, not dropped.)
 
 # %%
-bptt.explore_gradient_norms()
+nb.explore_gradient_norms()
 
 # %% [markdown]
 # ## Why float64
@@ -277,7 +278,7 @@ print(
 )
 W_half = 0.5 * torch.eye(8)
 for dtype in (torch.float32, torch.float64):
-    print(f"||W^200|| multiplied out in {dtype}: {bptt.naive_product_norm(W_half, 200, dtype):.2g}")
+    print(f"||W^200|| multiplied out in {dtype}: {jacobians.naive_product_norm(W_half, 200, dtype):.2g}")
 
 # %% [markdown]
 # float32 returns exactly 0: the gradient has not become small, it has become *unmeasurable*. That is why
@@ -322,7 +323,7 @@ print("same direction:", torch.allclose(W_rec.grad / W_rec.grad.norm(), raw / ra
 
 # %%
 W_tanh = helpers.matrix_with_spectral_radius(16, 0.9, kind="orthogonal", generator=generator)
-grads = bptt.input_gradient_norms(W_tanh, 100)  # ||dL/dx_t||, t = 1..100
+grads = nb.input_gradient_norms(W_tanh, 100)  # ||dL/dx_t||, t = 1..100
 print(
     f"from the last input: {grads[-1]:.2g};  from the first: {grads[0]:.2g};  ratio {grads[0] / grads[-1]:.1g}"
 )

@@ -50,8 +50,9 @@ import torch
 from torch.testing import assert_close
 
 import helpers
-from helpers import gating
-from helpers.lstm import lstm_weights
+from helpers import jacobians
+from helpers.lstm import cell_path, lstm_sequence, lstm_weights, weights64
+from helpers.notebooks import nb03_lstm_gating as nb
 
 helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
 generator = helpers.set_seed(3)
@@ -121,7 +122,7 @@ print("c_t == c_prev + i*g:", torch.allclose(c_open, c_prev + gates_open.i * gat
 # of 80 % of the units (10th to 90th percentile).
 
 # %%
-gating.plot_gates(forget_bias=0.0, T=60)
+nb.plot_gates(forget_bias=0.0, T=60)
 
 # %% [markdown]
 # Every gate hovers around **0.5**. That is no accident. PyTorch initialises every weight *and both biases*
@@ -129,11 +130,11 @@ gating.plot_gates(forget_bias=0.0, T=60)
 # $f_t \approx \sigma(0) = 0.5$: at every step the cell keeps about half of its content.
 
 # %%
-lstm = gating.make_lstm()  # PyTorch's defaults: forget bias not set
-_, _, g_default = gating.lstm_sequence(gating.random_inputs(60), *gating.weights64(lstm))
-b_f = (lstm.bias_ih + lstm.bias_hh)[gating.D : 2 * gating.D]
+lstm = nb.make_lstm()  # PyTorch's defaults: forget bias not set
+_, _, g_default = lstm_sequence(nb.random_inputs(60), *weights64(lstm))
+b_f = (lstm.bias_ih + lstm.bias_hh)[nb.D : 2 * nb.D]
 print(
-    f"default forget bias b_f: from {b_f.min():.2f} to {b_f.max():.2f} (bound 2/sqrt(d_h) = {2 / math.sqrt(gating.D):.2f})"
+    f"default forget bias b_f: from {b_f.min():.2f} to {b_f.max():.2f} (bound 2/sqrt(d_h) = {2 / math.sqrt(nb.D):.2f})"
 )
 print(f"mean forget gate over 60 steps: f = {g_default.f.mean():.2f}")
 print(f"what is left of the cell after 10 such steps: 0.5**10 = {0.5**10:.1e}")
@@ -146,7 +147,7 @@ print(f"what is left of the cell after 10 such steps: 0.5**10 = {0.5**10:.1e}")
 # $\sigma(b_f)$.
 
 # %%
-gating.explore_gates()
+nb.explore_gates()
 
 # %% [markdown]
 # ## The cell path: $\partial c_T / \partial c_0 = \prod_t \operatorname{diag}(f_t)$
@@ -168,34 +169,34 @@ gating.explore_gates()
 # $W_{hh} = 0$: then the gates see only the inputs, and autograd's full Jacobian must equal $\operatorname{diag}(\prod_t f_t)$.
 
 # %%
-W_ih64, W_hh64, b64 = gating.weights64(gating.make_lstm(forget_bias=1.0))
-x = gating.random_inputs(50)
+W_ih64, W_hh64, b64 = weights64(nb.make_lstm(forget_bias=1.0))
+x = nb.random_inputs(50)
 no_loop = torch.zeros_like(W_hh64)  # W_hh = 0: the gates depend on x only
-last_c = lambda c0: gating.lstm_sequence(x, W_ih64, no_loop, b64, c0=c0)[1][-1]
-c0 = torch.zeros(gating.D, dtype=torch.float64)
+last_c = lambda c0: lstm_sequence(x, W_ih64, no_loop, b64, c0=c0)[1][-1]
+c0 = torch.zeros(nb.D, dtype=torch.float64)
 J = torch.autograd.functional.jacobian(last_c, c0, vectorize=True)  # dc_50/dc_0, (64, 64)
-_, _, g50 = gating.lstm_sequence(x, W_ih64, no_loop, b64)
-assert_close(J, torch.diag(gating.cell_path(g50.f)))
-print("autograd dc_50/dc_0 == diag(prod_t f_t):", torch.allclose(J, torch.diag(gating.cell_path(g50.f))))
+_, _, g50 = lstm_sequence(x, W_ih64, no_loop, b64)
+assert_close(J, torch.diag(cell_path(g50.f)))
+print("autograd dc_50/dc_0 == diag(prod_t f_t):", torch.allclose(J, torch.diag(cell_path(g50.f))))
 
 # %% [markdown]
 # With the real $W_{hh}$ there are more paths from $c_0$ to $c_T$: $c_0$ changes $h_1 = o_1 \tanh(c_1)$, which changes
 # the next gates through $W_{hh}$, which change $c_2$, and so on. Those paths *do* contain $W_{hh}$ and squashing
-# derivatives. `gating.lstm_gradient_norms` follows all of them: it carries the exact Jacobian $\partial c_k/\partial c_0$
+# derivatives. `jacobians.lstm_gradient_norms` follows all of them: it carries the exact Jacobian $\partial c_k/\partial c_0$
 # forward, one step at a time (multiplying by each step's Jacobian, as autograd's *forward mode* does), in float64,
 # with the overall scale kept as a logarithm so that nothing underflows. Here it is against autograd, and against
 # the cell path alone.
 
 # %%
 x20 = x[:20]
-full = lambda c0: gating.lstm_sequence(x20, W_ih64, W_hh64, b64, c0=c0)[1][-1]
+full = lambda c0: lstm_sequence(x20, W_ih64, W_hh64, b64, c0=c0)[1][-1]
 J20 = torch.autograd.functional.jacobian(full, c0, vectorize=True)  # dc_20/dc_0, (64, 64)
-ours, cell_only = gating.lstm_gradient_norms(W_ih64, W_hh64, b64, x20)
+ours, cell_only = jacobians.lstm_gradient_norms(W_ih64, W_hh64, b64, x20)
 assert_close(ours[-1], torch.linalg.matrix_norm(J20, ord=2), rtol=1e-9, atol=0)
-_, _, g20 = gating.lstm_sequence(x20, W_ih64, W_hh64, b64)
+_, _, g20 = lstm_sequence(x20, W_ih64, W_hh64, b64)
 print(f"||dc_20/dc_0||, all paths:   {ours[-1]:.2e} (autograd agrees)")
-print(f"cell path alone, max prod f: {gating.cell_path(g20.f).max():.2e}")
-print(f"ratio: {ours[-1] / gating.cell_path(g20.f).max():.0f}")
+print(f"cell path alone, max prod f: {cell_path(g20.f).max():.2e}")
+print(f"ratio: {ours[-1] / cell_path(g20.f).max():.0f}")
 
 # %% [markdown]
 # With the forget bias at 1, after 20 steps the full Jacobian is about nine times the cell path alone: the loops
@@ -211,15 +212,15 @@ print(f"ratio: {ours[-1] / gating.cell_path(g20.f).max():.0f}")
 # and 3; dotted lines are the cell path alone, and the thin black line marks a norm of 1 (no decay at all).
 
 # %%
-gating.plot_gradient_flow_biases(biases=(0.0, 1.0, 3.0))
+nb.plot_gradient_flow_biases(biases=(0.0, 1.0, 3.0))
 
 # %%
 print(f"{'model':<24}{'T = 50':>10}{'T = 200':>10}{'T = 500':>10}")
-print(f"{'RNN (tanh)':<24}" + "".join(f"{gating.gradient_norm_at(T):>10.1e}" for T in (50, 200, 500)))
+print(f"{'RNN (tanh)':<24}" + "".join(f"{nb.gradient_norm_at(T):>10.1e}" for T in (50, 200, 500)))
 for bias in (0.0, 1.0, 3.0):
     print(
         f"{f'LSTM, forget bias {bias:g}':<24}"
-        + "".join(f"{gating.gradient_norm_at(T, bias):>10.1e}" for T in (50, 200, 500))
+        + "".join(f"{nb.gradient_norm_at(T, bias):>10.1e}" for T in (50, 200, 500))
     )
 
 # %% [markdown]
@@ -242,7 +243,7 @@ for bias in (0.0, 1.0, 3.0):
 # with eight different seeds gives:
 
 # %%
-spread = gating.seed_spread(3.0, Ts=(50, 500), seeds=range(8))
+spread = nb.seed_spread(3.0, Ts=(50, 500), seeds=range(8))
 for T, values in spread.items():
     print(
         f"forget bias 3, T = {T}: median {sorted(values)[len(values) // 2]:.1e}, "
@@ -260,7 +261,7 @@ for T, values in spread.items():
 # once when the widget is made, so moving a slider only redraws.
 
 # %%
-gating.explore_gradient_flow()
+nb.explore_gradient_flow()
 
 # %% [markdown]
 # ## The second failure mode: a fixed-size state
@@ -270,10 +271,10 @@ gating.explore_gradient_flow()
 # the length of the sequence**.
 
 # %%
-layer = torch.nn.LSTM(gating.D, gating.D, batch_first=True)
+layer = torch.nn.LSTM(nb.D, nb.D, batch_first=True)
 for T in (10, 100, 1000):
-    _, (h_T, c_T) = layer(torch.randn(1, T, gating.D, generator=generator))
-    print(f"T = {T:>4}: input history {T * gating.D:>6} numbers -> state {h_T.numel() + c_T.numel()} numbers")
+    _, (h_T, c_T) = layer(torch.randn(1, T, nb.D, generator=generator))
+    print(f"T = {T:>4}: input history {T * nb.D:>6} numbers -> state {h_T.numel() + c_T.numel()} numbers")
 
 # %% [markdown]
 # A crude but honest upper bound: $2 \times 64$ float32 numbers hold at most $128 \times 32$ bits. A sequence of
@@ -281,12 +282,12 @@ for T in (10, 100, 1000):
 # state cannot hold the sequence exactly, however it is trained:
 
 # %%
-state_bits = 2 * gating.D * 32
+state_bits = 2 * nb.D * 32
 print(
     f"state: {state_bits} bits; history: 3 bits per token; "
     f"the history outgrows the state after {state_bits // 3} tokens"
 )
-gating.plot_state_size(d=gating.D, vocab=8)
+nb.plot_state_size(d=nb.D, vocab=8)
 
 # %% [markdown]
 # Real LSTMs run out long before this bound: a float does not store 32 useful bits, and the state also has to

@@ -52,7 +52,8 @@ import torch
 import torch.nn.functional as F
 
 import helpers
-from helpers import attention, pathlength
+from helpers import attention
+from helpers.notebooks import nb04_attention as nb
 
 helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
 generator = helpers.set_seed(4)
@@ -107,7 +108,7 @@ print(f"max |ours - F.scaled_dot_product_attention| {helpers.within_rounding(out
 
 # %%
 for d_k in (4, 64, 512):
-    s = attention.random_scores(d_k, n_queries=500, S=500)  # (500, 500) values of q.k
+    s = nb.random_scores(d_k, n_queries=500, S=500)  # (500, 500) values of q.k
     print(
         f"d_k = {d_k:3d}:  var(q.k) = {s.var():7.1f}   var(q.k / sqrt(d_k)) = {(s / math.sqrt(d_k)).var():.2f}"
     )
@@ -121,21 +122,21 @@ for d_k in (4, 64, 512):
 # \approx 2.77$ for uniform weights.
 
 # %%
-attention.plot_scaling(d_k=64)
+nb.plot_scaling(d_k=64)
 
 # %% [markdown]
 # Move **d_k** (powers of two). The scaled weights barely change; the unscaled ones collapse
 # onto one key as $d_k$ grows.
 
 # %%
-attention.explore_scaling()
+nb.explore_scaling()
 
 # %% [markdown]
 # Averaged over many random queries the picture is clear: without scaling, the entropy falls
 # towards 0 as $d_k$ grows; with it, it stays near its $d_k = 1$ value.
 
 # %%
-attention.plot_entropy_vs_dk()
+nb.plot_entropy_vs_dk()
 
 # %% [markdown]
 # Saturation is not only ugly, it stops learning: the gradient of the softmax,
@@ -143,7 +144,7 @@ attention.plot_entropy_vs_dk()
 # Here is its size for one query at $d_k = 512$:
 
 # %%
-s = attention.random_scores(512, 1, 16)[0]  # (16,) raw scores
+s = nb.random_scores(512, 1, 16)[0]  # (16,) raw scores
 for name, scores_ in (("raw", s), ("scaled", s / math.sqrt(512))):
     J = torch.autograd.functional.jacobian(lambda t: t.softmax(-1), scores_)  # (16, 16)
     print(
@@ -199,7 +200,7 @@ print(w[0].round(decimals=2))
 
 # %%
 x = torch.randn(1, 5, 8, generator=generator)  # (B, L, d)
-mha = attention.identity_attention(8)
+mha = nb.identity_attention(8)
 tril = helpers.causal_mask(5)
 reference = F.scaled_dot_product_attention(x, x, x, is_causal=True)
 wrong, _ = mha(x, x, x, attn_mask=tril)  # True read as "may NOT attend"
@@ -261,14 +262,14 @@ print(f"max |all at once - one by one| {helpers.within_rounding(all_at_once - on
 # $N = 100$ random inputs, in float64:
 
 # %%
-pathlength.plot_gradient_vs_distance(N=100, d=32)
+nb.plot_gradient_vs_distance(N=100, d=32)
 
 # %% [markdown]
 # The RNN's and the LSTM's gradients fall exponentially with distance; attention's does not
 # depend on distance at all. Now look at the numbers at a few distances:
 
 # %%
-norms = pathlength.gradient_vs_distance(N=100, d=32)
+norms = nb.gradient_vs_distance(N=100, d=32)
 for kind, g in norms.items():
     print(f"{kind:>9}: " + "  ".join(f"distance {s:2d}: {g[s - 1]:.1e}" for s in (1, 10, 50, 99)))
 
@@ -285,13 +286,13 @@ for kind, g in norms.items():
 # for $N$ from 16 to 4096 (only the last query is computed, so this costs $O(N d)$):
 
 # %%
-rows = pathlength.attention_dilution(Ns=(16, 64, 256, 1024, 4096), d=32)
+rows = nb.attention_dilution(Ns=(16, 64, 256, 1024, 4096), d=32)
 print("     N   to x_1    mean over t   sum over t")
 for N, first, mean, total in zip(rows["N"], rows["first"], rows["mean"], rows["total"]):
     print(f"{N:6d}   {first:.1e}   {mean:.1e}       {total:.2f}")
 
 # %%
-pathlength.plot_dilution(rows)
+nb.plot_dilution(rows)
 
 # %% [markdown]
 # The mean gradient to one token falls by about 4 each time $N$ grows 4-fold (from about

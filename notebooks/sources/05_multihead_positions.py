@@ -48,7 +48,8 @@ import torch
 from torch import nn
 
 import helpers
-from helpers import attention, multihead, positional
+from helpers import multihead, positions
+from helpers.notebooks import nb05_multihead_positions as nb
 
 helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
 generator = helpers.set_seed(5)
@@ -75,9 +76,9 @@ x = torch.randn(2, 6, d_model, generator=generator)  # (B, L, d_model)
 W_q, W_k, W_v = mha.in_proj_weight.split(d_model)  # in_proj_weight = [W_q; W_k; W_v]
 b_q, b_k, b_v = mha.in_proj_bias.split(d_model)
 q, k, v = x @ W_q.T + b_q, x @ W_k.T + b_k, x @ W_v.T + b_v  # each (2, 6, 16)
-q, k, v = (attention.split_heads(t, n_heads) for t in (q, k, v))  # each (2, 4, 6, 4): (B, h, L, d_k)
+q, k, v = (multihead.split_heads(t, n_heads) for t in (q, k, v))  # each (2, 4, 6, 4): (B, h, L, d_k)
 heads, weights = helpers.scaled_dot_product_attention(q, k, v)  # (2, 4, 6, 4), (2, 4, 6, 6)
-merged = attention.merge_heads(heads)  # (2, 6, 16)
+merged = multihead.merge_heads(heads)  # (2, 6, 16)
 out = mha.out_proj(merged)  # (2, 6, 16)
 print(
     "in_proj_weight",
@@ -155,8 +156,8 @@ print(f"with x.transpose(0, 1): max |difference| {helpers.within_rounding(right.
 # one of 6 positions); the other six dims are 0:
 
 # %%
-words = multihead.SENTENCE
-x_toy = multihead.toy_embeddings()  # (1, 6, 16)
+words = nb.SENTENCE
+x_toy = nb.toy_embeddings()  # (1, 6, 16)
 for word, e in zip(words, x_toy[0]):
     print(f"{word:>4}: type dims {e[:4].int().tolist()}  position dims {e[8:14].int().tolist()}")
 
@@ -172,12 +173,10 @@ for word, e in zip(words, x_toy[0]):
 # would return: their average.
 
 # %%
-toy = multihead.hand_built_heads()
+toy = nb.hand_built_heads()
 _, toy_weights = toy(x_toy, x_toy, x_toy, average_attn_weights=False)  # (1, 2, 6, 6)
 maps = torch.cat([toy_weights[0], toy_weights[0].mean(0, keepdim=True)])  # (3, 6, 6)
-multihead.plot_sentence_heads(
-    maps, ["head 0: previous word", "head 1: grammar", "mean of the heads (default)"]
-)
+nb.plot_sentence_heads(maps, ["head 0: previous word", "head 1: grammar", "mean of the heads (default)"])
 
 # %% [markdown]
 # Read a row to see where a word looks: in head 0, "sat" looks at "cat" and "mat" looks at
@@ -204,9 +203,9 @@ for h, name in enumerate(["previous word", "grammar"]):
 # d_{\text{model}}$, plus biases, $4 d_{\text{model}}^2 + 4 d_{\text{model}}$:
 
 # %%
-for h in multihead.HEAD_CHOICES:
+for h in nb.HEAD_CHOICES:
     layer = nn.MultiheadAttention(16, h, batch_first=True)
-    print(f"{h:2d} heads x d_k = {16 // h:2d}: {multihead.parameter_count(layer)} parameters")
+    print(f"{h:2d} heads x d_k = {16 // h:2d}: {nb.parameter_count(layer)} parameters")
 
 # %% [markdown]
 # Here are the maps of an untrained layer with 4 heads, on the toy sentence, with the same
@@ -214,14 +213,14 @@ for h in multihead.HEAD_CHOICES:
 # yet; training is what makes heads specialise:
 
 # %%
-multihead.plot_heads(n_heads=4)
+nb.plot_heads(n_heads=4)
 
 # %% [markdown]
 # Choose the number of **heads** (only divisors of $d_{\text{model}} = 16$ are possible). The
 # title shows the dimensions per head and the parameter count, which stays at 1088.
 
 # %%
-multihead.explore_heads()
+nb.explore_heads()
 
 # %% [markdown]
 # ## Attention has no sense of order
@@ -236,7 +235,7 @@ multihead.explore_heads()
 layer = ours  # the layer copied from PyTorch above
 x = torch.randn(1, 10, 16, generator=generator)  # (B=1, L=10, d_model=16)
 perm = torch.randperm(10, generator=generator)
-gap_plain = positional.permutation_gap(layer, x, perm)
+gap_plain = positions.permutation_gap(layer, x, perm)
 print(f"permutation {perm.tolist()}")
 print(f"without positions: max |MHA(Px) - P MHA(x)| {helpers.within_rounding(gap_plain)}")
 
@@ -257,7 +256,7 @@ print(f"without positions: max |MHA(Px) - P MHA(x)| {helpers.within_rounding(gap
 # are:
 
 # %%
-positional.plot_encoding(T=64, d_model=64)
+nb.plot_encoding(T=64, d_model=64)
 
 # %% [markdown]
 # Nearby positions have similar encodings, and the similarity falls off with distance along
@@ -278,8 +277,8 @@ for offset in (1, 5, 20):
 
 # %%
 pe = helpers.sinusoidal_positional_encoding(10, 16)  # (10, 16)
-gap_pe = positional.permutation_gap(layer, x, perm, pe=pe)
-gap_causal = positional.permutation_gap(layer, x, perm, mask=helpers.causal_mask(10))
+gap_pe = positions.permutation_gap(layer, x, perm, pe=pe)
+gap_causal = positions.permutation_gap(layer, x, perm, mask=helpers.causal_mask(10))
 size = layer(x + pe)[0].abs().max().item()
 print(f"with sinusoidal encoding: max |MHA(Px + PE) - P MHA(x + PE)| = {gap_pe:.2f}")
 print(f"causal mask, no encoding: max |MHA(Px) - P MHA(x)|           = {gap_causal:.2f}")
@@ -332,7 +331,7 @@ helpers.check("split_heads", my_split_heads)
 
 # %% [markdown]
 # **2. Count parameters.** How many parameters does `nn.MultiheadAttention(64, 8)` have
-# (with its default biases)? Work it out, then check it with `multihead.parameter_count`.
+# (with its default biases)? Work it out, then check it with `nb.parameter_count`.
 
 # %%
 answer = None

@@ -52,12 +52,13 @@ if "google.colab" in sys.modules:
 import torch
 
 import helpers
-from helpers import gpu_sweep, timing
-from helpers.timing import MODELS
+from helpers import article, gpu_sweep, measure
+from helpers.article import MODELS
+from helpers.notebooks import nb06_parallelism_cost as nb
 
 helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
 generator = helpers.set_seed(6)
-torch.set_num_threads(timing.THREADS)  # every CPU timing in this notebook, the snippet's too
+torch.set_num_threads(measure.THREADS)  # every CPU timing in this notebook, the snippet's too
 LOOP, FUSED, ATTENTION = MODELS
 print(f"CPU threads: {torch.get_num_threads()}; models compared: {', '.join(MODELS)}")
 
@@ -165,7 +166,7 @@ print("attn_out:", tuple(attn_out.shape), "-> every position, (B, N, d)")
 # %% [markdown]
 # ## 2 · Measuring properly
 #
-# `helpers.timing.time_fn(fn)` does what the snippet skips:
+# `helpers.measure.time_fn(fn)` does what the snippet skips:
 #
 # * a **warm-up** call first, not timed;
 # * `torch.utils.benchmark.Timer(...).blocked_autorange()`, PyTorch's own tool, which
@@ -173,13 +174,13 @@ print("attn_out:", tuple(attn_out.shape), "-> every position, (B, N, d)")
 #   and on a GPU synchronises before reading the clock;
 # * several timed runs, summarised by the **median** and the **interquartile range**
 #   (IQR: the middle half of the runs), which a stray slow run cannot move much;
-# * a **fixed thread count** (`timing.THREADS`, one thread).
+# * a **fixed thread count** (`measure.THREADS`, one thread).
 #
 # Here it is on the article's loop `rnn` and input `x` from the snippet:
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-warm = timing.time_fn(lambda: rnn(x), repeats=5)
+warm = measure.time_fn(lambda: rnn(x), repeats=5)
 print(f"RNNCell loop, warm: {warm}")
 print(f"the snippet's single cold call: {rnn_time * 1000:.2f} ms")
 assert warm.runs >= 5 and warm.q1_ms <= warm.median_ms <= warm.q3_ms  # (ours) five runs or more, summarised
@@ -187,11 +188,11 @@ assert warm.runs >= 5 and warm.q1_ms <= warm.median_ms <= warm.q3_ms  # (ours) f
 # %% [markdown]
 # Comparing *several* models needs one more precaution on a shared machine: if
 # another program wakes up while one model is being timed, that model alone looks
-# slow. So `timing.time_models` **interleaves** them: after a warm-up of each, every
+# slow. So `article.time_models` **interleaves** them: after a warm-up of each, every
 # round times each model once (with the same clock discipline), and the medians are
 # taken over the rounds. A burst of load then slows all three alike.
 #
-# We compare the three models of `timing.article_models()`: the article's `RNNCell`
+# We compare the three models of `article.article_models()`: the article's `RNNCell`
 # loop and its attention (the same classes as above), and `torch.nn.RNN` with the
 # same recurrence. The cell below measures, once, a whole grid: every model at batch
 # sizes 1, 4 and 32 and sequence lengths 16 to 512, forward pass. The figures and the
@@ -200,9 +201,9 @@ assert warm.runs >= 5 and warm.q1_ms <= warm.median_ms <= warm.q3_ms  # (ours) f
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-grid = timing.measure_grid(seq_lens=(16, 32, 64, 128, 256, 512), batches=(1, 4, 32), on=timing.devices())
+grid = nb.measure_grid(seq_lens=(16, 32, 64, 128, 256, 512), batches=(1, 4, 32), on=measure.devices())
 forward = grid.at(32, 512)
-timing.show(forward, "forward, B=32, N=512, d=128, one CPU thread:")
+nb.show(forward, "forward, B=32, N=512, d=128, one CPU thread:")
 assert forward[ATTENTION].median_ms > 1.5 * forward[FUSED].median_ms  # attention is slower here,
 assert forward[ATTENTION].median_ms > forward[LOOP].median_ms  # even than the Python loop
 
@@ -212,8 +213,8 @@ assert forward[ATTENTION].median_ms > forward[LOOP].median_ms  # even than the P
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-train = timing.time_models(32, 512, backward=True, repeats=4)
-timing.show(train, "forward + backward, B=32, N=512, d=128, one CPU thread:")
+train = article.time_models(32, 512, backward=True, repeats=4)
+nb.show(train, "forward + backward, B=32, N=512, d=128, one CPU thread:")
 assert train[ATTENTION].median_ms > 1.5 * train[FUSED].median_ms  # still slower
 
 # %% [markdown]
@@ -222,7 +223,7 @@ assert train[ATTENTION].median_ms > 1.5 * train[FUSED].median_ms  # still slower
 # and forward + backward. The fused `nn.RNN` usually beats the article's Python loop
 # as well, which pays Python's overhead at each of the 512 steps. The numbers depend
 # on your machine and on what else it is running; attention's place at the bottom, on
-# a CPU, should not. (Try more threads: set `timing.THREADS = 4`, or your number of
+# a CPU, should not. (Try more threads: set `measure.THREADS = 4`, or your number of
 # cores, and rerun these two cells on an otherwise idle machine.)
 #
 # That comparison is one-sided: the RNN got its fast path (`nn.RNN`, the recurrence in
@@ -234,7 +235,7 @@ assert train[ATTENTION].median_ms > 1.5 * train[FUSED].median_ms  # still slower
 # %%
 # NBVAL_IGNORE_OUTPUT
 fair = gpu_sweep.time_here([FUSED, ATTENTION, gpu_sweep.FAST_MHA], 32, 512)
-timing.show(fair, "forward, B=32, N=512, d=128, one CPU thread:")
+nb.show(fair, "forward, B=32, N=512, d=128, one CPU thread:")
 fast, slow = fair[gpu_sweep.FAST_MHA].median_ms, fair[ATTENTION].median_ms
 print(f"need_weights=False: {slow / fast:.1f} x faster than the article's call")
 assert fast < slow and fast > 1.5 * fair[FUSED].median_ms  # faster, and still slower than nn.RNN
@@ -266,15 +267,15 @@ assert fast < slow and fast > 1.5 * fair[FUSED].median_ms  # faster, and still s
 
 # %%
 B, N, d = 32, 512, 128
-counted = {name: timing.counted_flops(name, B, N, d) for name in MODELS}
+counted = {name: article.counted_flops(name, B, N, d) for name in MODELS}
 for name, flops in counted.items():
     print(f"{name:<16} forward {flops:>14,} FLOPs")
 print(
-    f"formulas: 4BNd^2 = {timing.rnn_flops(B, N, d):,};  8BNd^2 + 4BN^2d = {timing.attention_flops(B, N, d):,}"
+    f"formulas: 4BNd^2 = {article.rnn_flops(B, N, d):,};  8BNd^2 + 4BN^2d = {article.attention_flops(B, N, d):,}"
 )
 print(f"attention / RNN = {counted[ATTENTION] / counted[FUSED]} = N/d + 2 = {N / d + 2}")
 print(f"not counted: the softmax over B * heads * N^2 = {B * 4 * N * N:,} attention scores")
-assert counted[ATTENTION] == timing.attention_flops(B, N, d)
+assert counted[ATTENTION] == article.attention_flops(B, N, d)
 
 # %% [markdown]
 # The loop and `nn.RNN` do exactly the same arithmetic, and attention does **6
@@ -285,7 +286,7 @@ assert counted[ATTENTION] == timing.attention_flops(B, N, d)
 
 # %%
 for name in (FUSED, ATTENTION):
-    both = timing.counted_flops(name, B, N, d, backward=True)
+    both = article.counted_flops(name, B, N, d, backward=True)
     print(f"{name:<16} forward + backward {both:>15,} FLOPs = {both / counted[name]:.2f} x forward")
 
 # %% [markdown]
@@ -315,7 +316,7 @@ assert time_ratio > 0.4 * (N / d + 2)  # the time ratio follows the FLOP ratio
 # ## 4 · Sequential steps
 #
 # What attention buys is not less work but **fewer steps that must wait for each
-# other**. `timing.operator_calls(model, x)` counts the PyTorch *operators* a forward
+# other**. `measure.operator_calls(model, x)` counts the PyTorch *operators* a forward
 # runs on its way from the input and the weights to the output: the C++ functions
 # (matmul, add, tanh, ...) behind every tensor operation. Autograd records each of
 # them as one node of the graph it later runs backwards, so the count is that graph's
@@ -326,11 +327,11 @@ assert time_ratio > 0.4 * (N / d + 2)  # the time ratio follows the FLOP ratio
 # GPU launches:
 
 # %%
-models = timing.article_models()
+models = article.article_models()
 calls = {}
 for n in (16, 64, 256):
     x_n = torch.zeros(1, n, 128)
-    calls[n] = [timing.operator_calls(m, x_n) for m in models.values()]
+    calls[n] = [measure.operator_calls(m, x_n) for m in models.values()]
 print(f"{'N':>16}" + "".join(f"{name:>18}" for name in MODELS))
 for n, row in calls.items():
     print(f"{n:>16}" + "".join(f"{c:>18}" for c in row))
@@ -360,7 +361,7 @@ print(f"{'calls per token':>16}" + "".join(f"{(b - a) / 192:>18.1f}" for a, b in
 # ratios, so a line of slope 1 is linear in $N$ and a line of slope 2 quadratic.
 
 # %%
-timing.plot_cost(seq_len=512, batch=32, grid=grid)
+nb.plot_cost(seq_len=512, batch=32, grid=grid)
 
 # %% [markdown]
 # At batch 1 the work per RNN step is a single vector times a matrix, so the loop's
@@ -369,7 +370,7 @@ timing.plot_cost(seq_len=512, batch=32, grid=grid)
 # moderate $N$ (whether it did on this machine is in the title and in the next cell):
 
 # %%
-timing.plot_cost(seq_len=64, batch=1, grid=grid)
+nb.plot_cost(seq_len=64, batch=1, grid=grid)
 
 # %% [markdown]
 # Which model is faster at batch 1 depends on your machine, so the cell below reads
@@ -394,7 +395,7 @@ assert grid.at(1, 512)[LOOP].median_ms > 4 * grid.at(1, 16)[LOOP].median_ms  # 3
 # the ratios at the chosen point.
 
 # %%
-timing.explore_cost()
+nb.explore_cost()
 
 # %% [markdown]
 # ## 6 · On a GPU
@@ -410,9 +411,9 @@ timing.explore_cost()
 # %%
 sweep = gpu_sweep.read("h200_sweep")
 models = (LOOP, FUSED, ATTENTION, gpu_sweep.FAST_MHA, gpu_sweep.LSTM)
-for pass_ in gpu_sweep.PASSES:
+for pass_ in nb.PASSES:
     ms = {m: gpu_sweep.value(sweep, batch=32, seq_len=512, pass_=pass_, model=m) for m in models}
-    print(f"H200, B=32, N=512, d=128, fp32, {gpu_sweep.PASSES[pass_]}:")
+    print(f"H200, B=32, N=512, d=128, fp32, {nb.PASSES[pass_]}:")
     for m, t in ms.items():
         print(f"  {m:<30} {t:8.2f} ms = {t / ms[FUSED]:6.2f} x nn.RNN")
 rnn_ms, loop_ms = (gpu_sweep.value(sweep, batch=32, seq_len=512, pass_="fwd", model=m) for m in (FUSED, LOOP))
@@ -434,13 +435,13 @@ print(
 # layer with `need_weights=False`):
 
 # %%
-gpu_sweep.plot_times(sweep)
+nb.plot_times(sweep)
 
 # %%
 for batch, pass_ in ((32, "fwd"), (32, "fwd+bwd"), (1, "fwd"), (1, "fwd+bwd")):
     r = gpu_sweep.ratios(sweep, batch, pass_)
     print(
-        f"B={batch:<2} {gpu_sweep.PASSES[pass_]:<18} need_weights=False / nn.RNN: "
+        f"B={batch:<2} {nb.PASSES[pass_]:<18} need_weights=False / nn.RNN: "
         + "  ".join(f"N={n}: {v:.2f}" for n, v in r.items())
     )
 
@@ -475,7 +476,7 @@ for dim, dtype, model in cases:
         f"d={dim:<4} {model}, {dtype:<8}: "
         + "  ".join(f"N={n}: {a / b:.2f}" for n, a, b in zip(Ns, ours, rnn))
     )
-gpu_sweep.plot_width_precision(width)
+nb.plot_width_precision(width)
 
 # %% [markdown]
 # Attention wins when the layers are wide *and* in bfloat16 together ($d = 1024$,
@@ -492,13 +493,13 @@ gpu_sweep.plot_width_precision(width)
 # $B \times \text{heads} \times N^2$ weights:
 
 # %%
-for pass_ in gpu_sweep.PASSES:
+for pass_ in nb.PASSES:
     peak = {
         m: gpu_sweep.value(sweep, "peak_mib", batch=32, seq_len=8192, pass_=pass_, model=m)
         for m in models[1:4]
     }
     print(
-        f"B=32, N=8192, {gpu_sweep.PASSES[pass_]:<18} peak GiB: "
+        f"B=32, N=8192, {nb.PASSES[pass_]:<18} peak GiB: "
         + ", ".join(f"{m} {v / 1024:.1f}" for m, v in peak.items())
     )
 print(f"one copy of the weights, 32 x 4 heads x 8192^2 float32: {32 * 4 * 8192**2 * 4 / 2**30:.0f} GiB")
@@ -507,7 +508,7 @@ print(
     "forward + backward, B=32, need_weights=False / the article's call: "
     + "  ".join(f"N={n}: {v:.2f}" for n, v in fused_vs_article.items() if n >= 1024)
 )
-gpu_sweep.plot_memory(sweep)
+nb.plot_memory(sweep)
 
 # %% [markdown]
 # The forward holds about two copies of those weights (scores and softmax), forward +
@@ -530,7 +531,7 @@ gpu_sweep.plot_memory(sweep)
 if torch.cuda.is_available():
     for backward in (False, True):
         here = gpu_sweep.time_here(list(models), 32, 512, backward=backward, device="cuda", repeats=5)
-        timing.show(here, f"{'forward + backward' if backward else 'forward'}, B=32, N=512, d=128, this GPU:")
+        nb.show(here, f"{'forward + backward' if backward else 'forward'}, B=32, N=512, d=128, this GPU:")
         assert here[LOOP].median_ms > 5 * here[FUSED].median_ms  # the loop pays launches, cuDNN does not
         print(
             f"  need_weights=False / nn.RNN = {here[gpu_sweep.FAST_MHA].median_ms / here[FUSED].median_ms:.2f}"
@@ -546,7 +547,7 @@ else:
 # length was measured in notebook 04):
 
 # %%
-timing.complexity_table(seq_len=512, dim=128)
+nb.complexity_table(seq_len=512, dim=128)
 
 # %% [markdown]
 # The rows match Vaswani et al. 2017, Table 1 (which also has rows for convolutions
@@ -652,7 +653,7 @@ answer = None
 helpers.check("ten_times_the_flops", answer)
 
 # %% [markdown]
-# **4.** (Explore, no check.) Set `timing.THREADS` to your number of cores and rerun
+# **4.** (Explore, no check.) Set `measure.THREADS` to your number of cores and rerun
 # section 2 on an otherwise idle machine. Which model gains the most from more cores, and why does the
 # `RNNCell` loop gain the least?
 #

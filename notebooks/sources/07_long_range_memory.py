@@ -48,7 +48,8 @@ if "google.colab" in sys.modules:
 import torch
 
 import helpers
-from helpers import memory, tasks
+from helpers import ensembles, tasks
+from helpers.notebooks import nb07_long_range_memory as nb
 
 torch.set_num_threads(1)  # tiny models: one thread is fastest here, and gives the same numbers on every run
 helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
@@ -80,9 +81,9 @@ print(f"chance: 1/{tasks.VOCAB} = {1 / tasks.VOCAB}")
 
 # %%
 order_blind = [
-    tasks.order_blind_accuracy(T, generator=torch.Generator().manual_seed(0)) for T in memory.DELAYS
+    tasks.order_blind_accuracy(T, generator=torch.Generator().manual_seed(0)) for T in ensembles.DELAYS
 ]
-for T, acc in zip(memory.DELAYS, order_blind):
+for T, acc in zip(ensembles.DELAYS, order_blind):
     print(f"T = {T:>3}: best order-blind accuracy {acc:.3f}")
 
 # %% [markdown]
@@ -112,11 +113,11 @@ for T, acc in zip(memory.DELAYS, order_blind):
 # equals `torch.nn.RNN` / `torch.nn.LSTM` / scaled dot-product attention, and that members are independent).
 
 # %%
-budget = memory.Budget()
+budget = ensembles.Budget()
 print(budget)
 sizes = {
     kind: sum(p[0].numel() for p in ens.parameters())  # p[0]: member 0 of each ensemble
-    for kind, ens in zip(["tanh RNN", "LSTM", "attention"], memory.make_models((10,))[10])
+    for kind, ens in zip(["tanh RNN", "LSTM", "attention"], ensembles.make_models((10,))[10])
 }
 print("parameters per model:", sizes)
 
@@ -131,13 +132,13 @@ print("parameters per model:", sizes)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-results = memory.train_all(memory.DELAYS, budget, seed=0)
+results = nb.train(ensembles.DELAYS, budget, seed=0)
 print(
-    f"trained {results.n_models} models ({len(memory.KINDS)} kinds x {len(memory.DELAYS)} delays), "
+    f"trained {results.n_models} models ({len(ensembles.KINDS)} kinds x {len(ensembles.DELAYS)} delays), "
     f"{budget.steps} Adam steps each, in {results.seconds:.0f} s\n"
 )
 print(results.table())
-acc = dict(zip(memory.KINDS, results.at().tolist()))  # kind -> [accuracy at T = 10, 30, 100]
+acc = dict(zip(ensembles.KINDS, results.at().tolist()))  # kind -> [accuracy at T = 10, 30, 100]
 assert acc["attention + positions"][-1] > 0.5  # far above chance (0.125) at T = 100
 assert acc["LSTM"][-1] < 0.25 and acc["tanh RNN"][-1] < 0.25  # near chance at T = 100
 assert acc["LSTM, forget bias +3"][0] > 0.8  # the open forget gate learns T = 10
@@ -155,14 +156,14 @@ assert acc["LSTM, forget bias +3"][0] > 0.8  # the open forget gate learns T = 1
 #   order-blind ceiling (0.29, 0.22, 0.18) computed before any training.
 
 # %%
-memory.plot_accuracy_vs_delay(results, bound=order_blind)
+nb.plot_accuracy_vs_delay(results, bound=order_blind)
 
 # %% [markdown]
 # Move the **training step** slider to watch the picture form: which models learn, and when. (No training
 # happens when you move it; it shows the scores recorded during the run above.)
 
 # %%
-memory.explore_training(results)
+nb.explore_training(results)
 
 # %% [markdown]
 # The learning curves at the longest delay (scored every 20 steps) show *how* each model got there: attention
@@ -170,7 +171,7 @@ memory.explore_training(results)
 # the recurrent models never leave chance.
 
 # %%
-memory.plot_learning_curves(results, delay=100)
+nb.plot_learning_curves(results, delay=100)
 
 # %% [markdown]
 # ## What the attention model looks at
@@ -181,7 +182,7 @@ memory.plot_learning_curves(results, delay=100)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-weight_on_first = memory.attention_on_first_token(results, delay=100)
+weight_on_first = ensembles.attention_on_first_token(results, delay=100)
 for kind, w in weight_on_first.items():
     print(f"{kind:<24}: mean attention weight on position 0 = {w:.3f}  (uniform would be {1 / 101:.3f})")
 assert weight_on_first["attention + positions"] > 0.5
@@ -287,7 +288,7 @@ answer = None
 helpers.check("order_blind_two_tokens", answer)
 
 # %% [markdown]
-# **3. (Open.)** Rerun the training with `memory.train_all(memory.DELAYS, memory.Budget(steps=600), seed=0)`
+# **3. (Open.)** Rerun the training with `nb.train(ensembles.DELAYS, ensembles.Budget(steps=600), seed=0)`
 # (three times the steps, so about three times as long). Does the $+3$ LSTM learn $T = 100$? Does the default
 # one learn anything? Then, with the default budget, try `seed=1` and `seed=2`: which results change and which
 # do not?

@@ -55,8 +55,10 @@ import torch
 from torch import nn
 
 import helpers
-from helpers import complexity, course, memory, scan, timing
-from helpers.tables import Table
+from helpers import ensembles, measure, scan
+from helpers.course import ledger
+from helpers.course.tables import Table
+from helpers.notebooks import nb08_verdict as nb
 
 torch.set_num_threads(1)  # the one timing below runs on one thread: comparable across machines
 helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
@@ -77,7 +79,7 @@ generator = helpers.set_seed(8)
 
 # %%
 d, Ns = 64, [16, 64, 256, 1024]
-flops = {kind: [complexity.layer_flops(kind, N, d) for N in Ns] for kind in complexity.LAYERS}
+flops = {kind: [nb.layer_flops(kind, N, d) for N in Ns] for kind in nb.LAYERS}
 print(f"{'FLOPs of one layer':<34}" + "".join(f"{f'N = {N}':>14}" for N in Ns))
 for kind, counts in flops.items():
     print(f"{kind:<34}" + "".join(f"{c:>14,}" for c in counts))
@@ -103,7 +105,7 @@ ratio_lstm = [a / r for a, r in zip(flops["self-attention"], flops["recurrent (L
 print("self-attention / LSTM:    ", ratio_lstm, " = (N/d + 2) / 4")
 
 # %%
-complexity.plot_flops(Ns, flops, d)
+nb.plot_flops(Ns, flops, d)
 
 # %% [markdown]
 # So the article's row 2 is right in its leading terms, but read it carefully: a real attention layer costs
@@ -123,7 +125,7 @@ complexity.plot_flops(Ns, flops, d)
 # token to the last output, the article's "maximum path length".
 
 # %%
-depth = {kind: [complexity.dependent_steps(kind, N) for N in (16, 64, 256)] for kind in complexity.LAYERS}
+depth = {kind: [nb.dependent_steps(kind, N) for N in (16, 64, 256)] for kind in nb.LAYERS}
 for kind, steps in depth.items():
     per_token = (steps[-1] - steps[0]) / (256 - 16)
     print(f"{kind:<34} longest chain at N = 16, 64, 256: {steps}, growth per token: {per_token:g}")
@@ -142,7 +144,7 @@ for kind, steps in depth.items():
 # ## One timing: does less depth mean less time on this machine?
 #
 # The article's configuration: batch 32, $N = 512$, $d = 128$, forward pass, one CPU thread, median of 3
-# runs taken in turns after a warm-up (`helpers.timing.time_fns`; notebook 06 does this carefully, with
+# runs taken in turns after a warm-up (`helpers.measure.time_fns`; notebook 06 does this carefully, with
 # spreads; this is a single check).
 
 # %%
@@ -151,7 +153,7 @@ x = torch.randn(32, 512, 128, generator=generator)
 rnn = nn.RNN(128, 128, batch_first=True)
 mha = nn.MultiheadAttention(128, 4, batch_first=True)
 with torch.no_grad():
-    t = timing.time_fns({"rnn": lambda: rnn(x), "mha": lambda: mha(x, x, x)}, repeats=3)
+    t = measure.time_fns({"rnn": lambda: rnn(x), "mha": lambda: mha(x, x, x)}, repeats=3)
 t_rnn, t_mha = t["rnn"].median_ms, t["mha"].median_ms
 print(f"fused nn.RNN: {t_rnn:.0f} ms   nn.MultiheadAttention: {t_mha:.0f} ms   ratio {t_mha / t_rnn:.1f}")
 assert t_mha > t_rnn  # on one CPU thread, the extra work (N/d + 2 = 6x) is not hidden by parallelism
@@ -173,9 +175,9 @@ assert t_mha > t_rnn  # on one CPU thread, the extra work (N/d + 2 = 6x) is not 
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-short = memory.train_all(
+short = ensembles.train_all(
     delays=(100,),
-    budget=memory.Budget(steps=100, eval_every=100),
+    budget=ensembles.Budget(steps=100, eval_every=100),
     seed=0,
     kinds=("LSTM, forget bias +3", "attention + positions"),
 )
@@ -202,16 +204,14 @@ assert long_range["attention + positions"] > 0.5 and long_range["LSTM, forget bi
 
 # %%
 for t in (16, 256, 4096):
-    (f_rnn, s_rnn), (f_att, s_att) = (
-        complexity.generation_step(k, t, d) for k in ("recurrent", "self-attention")
-    )
+    (f_rnn, s_rnn), (f_att, s_att) = (nb.generation_step(k, t, d) for k in ("recurrent", "self-attention"))
     print(
         f"t = {t:>4}: FLOPs recurrent {f_rnn:>7,}  attention {f_att:>9,}   "
         f"state recurrent {s_rnn:>3}  attention {s_att:>7,}"
     )
 
 # %%
-complexity.plot_generation([16, 64, 256, 1024, 4096], d)
+nb.plot_generation([16, 64, 256, 1024, 4096], d)
 
 # %% [markdown]
 # ## The table, rebuilt
@@ -245,8 +245,8 @@ Table(
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-f_rnn, s_rnn = complexity.generation_step("recurrent", 4096, d)
-f_att, s_att = complexity.generation_step("self-attention", 4096, d)
+f_rnn, s_rnn = nb.generation_step("recurrent", 4096, d)
+f_att, s_att = nb.generation_step("self-attention", 4096, d)
 assert f_att > 10 * f_rnn and s_att > 1000 * s_rnn  # the two rows that favour recurrence
 Table(
     ["", "recurrent (RNN / LSTM)", "self-attention (Transformer)", "measured here"],
@@ -274,7 +274,7 @@ Table(
 # Each claim of the article, its verdict, and where the course shows it:
 
 # %%
-course.claims_ledger()
+ledger.claims_ledger()
 
 # %% [markdown]
 # The evidence, notebook by notebook:
@@ -321,7 +321,7 @@ print("same result (to float64 precision):", torch.allclose(h_scan, h_loop, rtol
 # %%
 # NBVAL_IGNORE_OUTPUT
 a, b = torch.rand(10_000, 16, generator=generator), torch.randn(10_000, 16, generator=generator)
-t = timing.time_fns(
+t = measure.time_fns(
     {"loop": lambda: scan.linear_recurrence_loop(a, b), "scan": lambda: scan.linear_recurrence_scan(a, b)},
     repeats=3,
 )
@@ -400,9 +400,9 @@ answer = None
 helpers.check("scan_steps_1000", answer)
 
 # %% [markdown]
-# **3. (Open.)** With `complexity.layer_flops`, find the sequence length $N$ at which one self-attention layer
+# **3. (Open.)** With `nb.layer_flops`, find the sequence length $N$ at which one self-attention layer
 # with $d = 512$ does 10 times the work of a recurrent layer. Is that a long sequence for a language model?
-# Then, with `complexity.generation_step`, compare the key-value cache of one attention layer at $t = 100{,}000$
+# Then, with `nb.generation_step`, compare the key-value cache of one attention layer at $t = 100{,}000$
 # with the recurrent state.
 
 # %% [markdown]

@@ -1,0 +1,1 @@
+"""The course's machinery: figure style, widgets, exercises, tables, the ledger, the environment."""

@@ -1,0 +1,206 @@
+"""Exercises with instant checks: run the learner's answer against the reference.
+
+A module registers an exercise next to the idea it practises:
+
+    register_exercise("rnn_step", reference=rnn_step, make_inputs=..., hint="...")
+
+and a notebook calls `check("rnn_step", my_rnn_step)`; `solution("rnn_step")`
+prints the reference only when asked. An exercise without `make_inputs` asks for a
+value (a number), not a function; its `worked` text explains how to get it."""
+
+import inspect
+import numbers
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+from ..seed import seeded
+
+
+@dataclass
+class Exercise:
+    reference: Callable  # the right answer: a function, or a function of no inputs
+    make_inputs: Callable[[], tuple]  # fresh arguments for one trial
+    hint: str  # what to look at when values are wrong
+    trials: int = 3
+    worked: str = ""  # a short worked answer, printed by solution()
+
+    @property
+    def wants_function(self) -> bool:
+        """True when the answer is a function of the drawn inputs; False for a value."""
+        return self.make_inputs is not tuple
+
+
+EXERCISES: dict[str, Exercise] = {}
+
+
+def register_exercise(
+    name: str,
+    reference: Callable,
+    make_inputs: Callable[[], tuple] = tuple,
+    hint: str = "",
+    trials: int = 3,
+    worked: str = "",
+) -> None:
+    EXERCISES[name] = Exercise(reference, make_inputs, hint, trials, worked)
+
+
+def _lookup(name: str) -> Exercise:
+    if name not in EXERCISES:  # registered by a module not imported yet?
+        from .. import import_all
+
+        import_all()
+    if name not in EXERCISES:
+        raise ValueError(f"no exercise called {name!r}; known: {', '.join(sorted(EXERCISES))}")
+    return EXERCISES[name]
+
+
+def _as_number(x: Any) -> int | float | None:
+    """x as a Python int or float when it is one real number (numpy scalars, one-element
+    arrays and tensors included); None otherwise. A bool is not a number."""
+    if isinstance(x, torch.Tensor):
+        real = not (x.dtype.is_complex or x.dtype == torch.bool)
+        return x.item() if x.numel() == 1 and real else None
+    if isinstance(x, np.ndarray):
+        return x.item() if x.size == 1 and x.dtype.kind in "iuf" else None
+    if isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_)):
+        return x.item() if isinstance(x, np.generic) else x
+    return None
+
+
+def _show(x: int | float) -> str:
+    return str(x) if isinstance(x, numbers.Integral) else f"{float(x):.12g}"
+
+
+def _not_a_number(got: Any, what: str) -> str:
+    """Why `got` is not accepted where a number is expected, in one sentence."""
+    if isinstance(got, (torch.Tensor, np.ndarray)):
+        kind = "tensor" if isinstance(got, torch.Tensor) else "numpy array"
+        if (got.numel() if isinstance(got, torch.Tensor) else got.size) == 1:
+            return f"{what} should be a number, got a {kind} of dtype {got.dtype}"
+        return f"{what} should be a single number, got a {kind} of shape {tuple(got.shape)}"
+    if isinstance(got, (bool, np.bool_)):
+        return f"{what} should be a number, got the bool {got}"
+    if callable(got):
+        return f"{what} should be a number, got a function: call it, or write the value itself"
+    if isinstance(got, str):
+        return f"{what} should be a number, got the string {got!r}: remove the quotes"
+    return f"{what} should be a number, got {type(got).__name__}"
+
+
+def compare_numbers(got: Any, want: int | float, what: str = "your answer") -> str | None:
+    """None when got is the number want; otherwise one sentence saying what differs.
+
+    An int reference (a count) must be matched exactly; 16640.0 is accepted, 16639 and
+    16640.5 are not. A float reference is matched to about six significant digits
+    (relative 1e-6, plus 1e-12 absolute): float32 results and any exact expression such as
+    9/16 or math.log(50) pass; a value rounded to fewer digits (0.56, 3.91) is refused with
+    a request for the exact value, and a different quantity (math.log2(50)) is simply wrong.
+    """
+    value = _as_number(got)
+    if value is None:
+        return _not_a_number(got, what)
+    if isinstance(want, numbers.Integral):
+        if value == want:
+            return None
+        if isinstance(value, float) and not value.is_integer():
+            return f"{what} is {_show(value)}, but it should be a whole number"
+        return f"{what} is {_show(value)}, which is not right"
+    error = abs(value - want)
+    if error <= 1e-6 * abs(want) + 1e-12:
+        return None
+    if error <= 1e-2 * abs(want):  # right to two or three digits: rounded, or truncated
+        return (
+            f"{what} is {_show(value)}, close but not exact: give the exact value "
+            f"(an expression such as 2/3 or math.sqrt(2) is fine)"
+        )
+    return f"{what} is {_show(value)}, which is not right"
+
+
+def compare_tensors(got: Any, want: torch.Tensor, what: str, atol: float, rtol: float) -> str | None:
+    """None when got matches the tensor want in shape, dtype and values (within atol, rtol)."""
+    if not isinstance(got, torch.Tensor):
+        return f"{what} should be a torch.Tensor, got {type(got).__name__}"
+    if got.shape != want.shape:
+        return f"{what} has shape {tuple(got.shape)}, expected {tuple(want.shape)}"
+    if got.dtype != want.dtype:
+        return f"{what} has dtype {got.dtype}, expected {want.dtype}"
+    got = got.detach().cpu()
+    if not torch.allclose(got, want, atol=atol, rtol=rtol, equal_nan=True):
+        err = (got.double() - want.double()).abs().max().item()
+        return f"{what} has the right shape but wrong values (max difference {err:.3g})"
+    return None
+
+
+def compare(
+    got: Any, want: Any, what: str = "your answer", atol: float = 1e-5, rtol: float = 1e-4
+) -> str | None:
+    """None when got matches want; otherwise one sentence saying what differs.
+
+    Tensors are compared within atol and rtol; numbers by `compare_numbers`.
+    """
+    if isinstance(want, (tuple, list)):
+        if not isinstance(got, (tuple, list)):
+            return f"{what} should be a tuple of {len(want)} values, got {type(got).__name__}"
+        if len(got) != len(want):
+            return f"{what} should be a tuple of {len(want)} values, got {len(got)} values"
+        for i, (g, w) in enumerate(zip(got, want)):
+            if problem := compare(g, w, f"{what}[{i}]", atol, rtol):
+                return problem
+        return None
+    if isinstance(want, torch.Tensor):
+        return compare_tensors(got, want, what, atol, rtol)
+    if isinstance(want, numbers.Real) and not isinstance(want, bool):
+        return compare_numbers(got, want, what)
+    same = type(got) is type(want) and got == want
+    return None if same else f"{what} is {got!r}, which is not right"
+
+
+def check(name: str, answer: Any) -> None:
+    """Check a function (or a value) against exercise `name`; print pass or a hint.
+
+    Inputs are drawn under their own seed, so a check never moves the notebook's random state.
+    """
+    ex = _lookup(name)
+    with seeded(0):
+        print(f"[{name}] {_verdict(ex, answer)}")
+
+
+def _verdict(ex: Exercise, answer: Any) -> str:
+    hint = f" Hint: {ex.hint}" if ex.hint else ""
+    if not ex.wants_function:
+        problem = compare(answer, ex.reference())
+        return f"not yet: {problem}.{hint}" if problem else "correct!"
+    if not callable(answer):
+        return (
+            f"not yet: your answer should be a function (its name, without calling it), "
+            f"got {type(answer).__name__}.{hint}"
+        )
+    for _ in range(ex.trials):
+        args = ex.make_inputs()
+        want = ex.reference(*args)
+        try:
+            got = answer(*args)
+        except NotImplementedError:
+            return "not attempted yet: replace `raise NotImplementedError` with your code."
+        except Exception as e:  # the learner's code failed: say how, without a traceback
+            first_line = str(e).splitlines()[0] if str(e) else ""
+            return f"your code raised {type(e).__name__}: {first_line}.{hint}"
+        problem = "your function returned None (is `return` missing?)" if got is None else compare(got, want)
+        if problem:
+            return f"not yet: {problem}.{hint}"
+    return "correct!"
+
+
+def solution(name: str) -> None:
+    """Print the worked answer of exercise `name` with its value, or else the reference's source."""
+    ex = _lookup(name)
+    if not ex.worked:
+        print(inspect.getsource(ex.reference))
+    elif ex.wants_function:
+        print(ex.worked)
+    else:
+        print(f"{ex.worked}\nanswer: {ex.reference()!r}")

@@ -1,0 +1,239 @@
+"""Small RNN, LSTM and attention models trained together on first-token recall."""
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from .attention import scaled_dot_product_attention
+from .positions import sinusoidal_positional_encoding
+from .tasks import VOCAB, first_token_recall
+
+KINDS = ("tanh RNN", "LSTM", "LSTM, forget bias +3", "attention + positions", "attention, no positions")
+DELAYS = (10, 30, 100)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The training budget every model gets: the same for all fifteen."""
+
+    steps: int = 200  # Adam steps
+    batch: int = 64  # sequences per step
+    lr: float = 1e-2  # Adam learning rate
+    d: int = 32  # embedding, hidden and attention width
+    eval_every: int = 20  # measure test accuracy every this many steps
+    n_test: int = 400  # held-out sequences per measurement (std. error ~0.017 at chance)
+
+
+def _uniform(generator: torch.Generator, *shape: int, bound: float) -> nn.Parameter:
+    """U(-bound, bound): PyTorch's default init for nn.RNN, nn.LSTM and nn.Linear."""
+    return nn.Parameter((torch.rand(*shape, generator=generator) * 2 - 1) * bound)
+
+
+class _Ensemble(nn.Module):
+    """M independent models of one kind for one delay: a leading member axis M on every
+    parameter. What every kind has: token embeddings (M, V, d) and an output layer (M, d, V)."""
+
+    def __init__(self, M: int, delay: int, d: int, generator: torch.Generator):
+        super().__init__()
+        self.delay = delay  # answer at t = delay
+        self.emb = nn.Parameter(torch.randn(M, VOCAB, d, generator=generator))  # like nn.Embedding
+        self.W_out = _uniform(generator, M, d, VOCAB, bound=1 / math.sqrt(d))
+        self.b_out = _uniform(generator, M, 1, VOCAB, bound=1 / math.sqrt(d))
+
+    def embed(self, x: torch.Tensor) -> torch.Tensor:
+        """x (B, L) tokens -> (M, B, delay + 1, d): each member's embedding of x[:, :delay+1]."""
+        return self.emb[:, x[:, : self.delay + 1]]
+
+    def read_out(self, h: torch.Tensor) -> torch.Tensor:
+        """h (M, B, d) -> logits (M, B, V)."""
+        return h @ self.W_out + self.b_out
+
+
+class RNNEnsemble(_Ensemble):
+    """M tanh RNNs, h_t = tanh(W_xh x_t + W_hh h_{t-1} + b), read out at t = delay."""
+
+    def __init__(self, M: int, delay: int, d: int, generator: torch.Generator):
+        super().__init__(M, delay, d, generator)
+        k = 1 / math.sqrt(d)
+        self.W_xh, self.W_hh = _uniform(generator, M, d, d, bound=k), _uniform(generator, M, d, d, bound=k)
+        self.b = nn.Parameter(_uniform(generator, M, 1, d, bound=k) + _uniform(generator, M, 1, d, bound=k))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """x (B, L) tokens -> logits (M, B, V)."""
+        U = self.embed(x) @ self.W_xh.transpose(1, 2)[:, None] + self.b[:, None]  # (M, B, T+1, d)
+        h = torch.zeros_like(U[:, :, 0])  # (M, B, d)
+        W_hh_T = self.W_hh.transpose(1, 2)  # (M, d, d)
+        for u_t in U.unbind(dim=2):  # sequential in t
+            h = torch.tanh(torch.baddbmm(u_t, h, W_hh_T))  # u_t + h W_hh^T, (M, B, d)
+        return self.read_out(h)  # (M, B, V)
+
+
+class LSTMEnsemble(_Ensemble):
+    """M LSTMs (gates i, f, g, o as in nn.LSTM), read out at t = delay; the forget-gate
+    bias of member m starts at PyTorch's default init plus forget_bias[m]."""
+
+    def __init__(self, forget_bias: list[float], delay: int, d: int, generator: torch.Generator):
+        M, k = len(forget_bias), 1 / math.sqrt(d)
+        super().__init__(M, delay, d, generator)
+        self.W_ih, self.W_hh = (
+            _uniform(generator, M, 4 * d, d, bound=k),
+            _uniform(generator, M, 4 * d, d, bound=k),
+        )
+        b = _uniform(generator, M, 1, 4 * d, bound=k) + _uniform(generator, M, 1, 4 * d, bound=k)
+        b.data[:, :, d : 2 * d] += torch.tensor(forget_bias, dtype=torch.float32)[:, None, None]
+        self.b = nn.Parameter(b.data)  # b_ih + b_hh, (M, 1, 4d)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """x (B, L) tokens -> logits (M, B, V)."""
+        U = self.embed(x) @ self.W_ih.transpose(1, 2)[:, None] + self.b[:, None]  # (M, B, T+1, 4d)
+        h = c = U.new_zeros(U.shape[0], U.shape[1], self.W_hh.shape[2])  # (M, B, d)
+        W_hh_T = self.W_hh.transpose(1, 2)  # (M, d, 4d)
+        for u_t in U.unbind(dim=2):  # sequential in t
+            zi, zf, zg, zo = torch.baddbmm(u_t, h, W_hh_T).chunk(4, dim=-1)  # u_t + h W_hh^T
+            c = torch.addcmul(zf.sigmoid() * c, zi.sigmoid(), zg.tanh())  # f*c + i*g, (M, B, d)
+            h = zo.sigmoid() * c.tanh()  # (M, B, d)
+        return self.read_out(h)  # (M, B, V)
+
+
+class AttentionEnsemble(_Ensemble):
+    """M one-layer, one-head self-attention models, read out at the last position
+    t = delay: the last row of the attention matrix (the other rows never reach the
+    loss). Member m adds sinusoidal positional encodings when positions[m] is True."""
+
+    def __init__(self, positions: list[bool], delay: int, d: int, generator: torch.Generator):
+        M, k = len(positions), 1 / math.sqrt(d)
+        super().__init__(M, delay, d, generator)
+        self.register_buffer("positions", torch.tensor(positions, dtype=torch.float32))  # (M,)
+        self.register_buffer("pe", sinusoidal_positional_encoding(delay + 1, d))  # (T+1, d)
+        self.W_qkv = _uniform(generator, M, d, 3 * d, bound=k)  # [W_q W_k W_v]^T
+        self.b_qkv = _uniform(generator, M, 1, 1, 3 * d, bound=k)
+
+    def forward(self, x: torch.Tensor, return_weights: bool = False):
+        """x (B, L) tokens -> logits (M, B, V) (and attention weights (M, B, T+1))."""
+        e = self.embed(x) + self.positions[:, None, None, None] * self.pe  # (M, B, T+1, d)
+        q, k, v = (e @ self.W_qkv[:, None] + self.b_qkv).chunk(3, dim=-1)  # each (M, B, T+1, d)
+        out, w = scaled_dot_product_attention(q[:, :, -1:], k, v)  # (M, B, 1, d), (M, B, 1, T+1)
+        logits = self.read_out(out[:, :, 0])  # (M, B, V)
+        return (logits, w[:, :, 0]) if return_weights else logits
+
+
+def make_models(delays=DELAYS, d: int = 32, seed: int = 0, kinds=KINDS) -> dict[int, list[_Ensemble]]:
+    """For each delay, the chosen kinds (all of KINDS by default) as up to three ensembles:
+    a tanh RNN, LSTMs (forget bias 0, +3), attention models (with, without positions)."""
+    unknown = set(kinds) - set(KINDS)
+    if unknown or not kinds:
+        raise ValueError(f"kinds must be a non-empty selection of {KINDS}, got {kinds!r}")
+    g, models = torch.Generator().manual_seed(seed), {}
+    biases = [b for b, k in ((0.0, KINDS[1]), (3.0, KINDS[2])) if k in kinds]
+    positions = [p for p, k in ((True, KINDS[3]), (False, KINDS[4])) if k in kinds]
+    for T in delays:
+        models[T] = (
+            ([RNNEnsemble(1, T, d, g)] if KINDS[0] in kinds else [])
+            + ([LSTMEnsemble(biases, T, d, g)] if biases else [])
+            + ([AttentionEnsemble(positions, T, d, g)] if positions else [])
+        )
+    return models
+
+
+def predict(ensembles: list[_Ensemble], x: torch.Tensor) -> torch.Tensor:
+    """Logits of every model at one delay: (n_kinds, B, V), rows in the order of KINDS."""
+    return torch.cat([m(x) for m in ensembles])
+
+
+def _accuracies(models: dict, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """(n_kinds, n_delays) test accuracy."""
+    with torch.no_grad():
+        cols = [(predict(ens, x).argmax(-1) == y).float().mean(-1) for ens in models.values()]
+    return torch.stack(cols, dim=1)
+
+
+@dataclass
+class Results:
+    """Test accuracy of every model, measured during training."""
+
+    delays: tuple[int, ...]
+    budget: Budget
+    kinds: tuple[str, ...] = KINDS  # the rows, in this order
+    steps: list[int] = field(default_factory=list)  # where accuracy was measured
+    accuracy: list[torch.Tensor] = field(default_factory=list)  # each (n_kinds, n_delays)
+    models: dict = field(default_factory=dict, repr=False)
+    seconds: float = 0.0  # wall time of the training loop
+
+    @property
+    def n_models(self) -> int:
+        """How many models were trained: kinds x delays."""
+        return len(self.kinds) * len(self.delays)
+
+    def at(self, step: int | None = None) -> torch.Tensor:
+        """(n_kinds, n_delays) accuracy at `step` (default: the end of training)."""
+        step = self.steps[-1] if step is None else step
+        if step not in self.steps:
+            raise ValueError(f"step must be one of the measured steps {self.steps}, got {step!r}")
+        return self.accuracy[self.steps.index(step)]
+
+    def table(self, step: int | None = None) -> str:
+        """The accuracy table as text: one row per model kind, one column per delay."""
+        acc = self.at(step)
+        lines = [f"{'model':<26}" + "".join(f"T={T:<7}" for T in self.delays)]
+        lines += [
+            f"{kind:<26}" + "".join(f"{a:<9.2f}" for a in row.tolist()) for kind, row in zip(self.kinds, acc)
+        ]
+        return "\n".join(lines)
+
+
+def train_all(
+    delays=DELAYS,
+    budget: Budget = Budget(),  # noqa: B008 (frozen: one shared default is safe)
+    seed: int = 0,
+    progress: Callable[[int], object] | None = None,
+    kinds=KINDS,
+) -> Results:
+    """Train every kind at every delay on the same batches; return accuracies over training."""
+    delays, kinds = tuple(delays), tuple(k for k in KINDS if k in kinds)
+    models = make_models(delays, budget.d, seed, kinds)
+    params = [p for ens in models.values() for m in ens for p in m.parameters()]
+    opt = torch.optim.Adam(params, lr=budget.lr)
+    data = torch.Generator().manual_seed(seed + 1)
+    x_test, y_test = first_token_recall(
+        budget.n_test, max(delays), generator=torch.Generator().manual_seed(seed + 2)
+    )
+    results = Results(delays, budget, kinds, models=models)
+
+    def measure(step: int) -> None:
+        results.steps.append(step)
+        results.accuracy.append(_accuracies(models, x_test, y_test))
+
+    start = time.perf_counter()
+    measure(0)
+    for step in range(1, budget.steps + 1):
+        x, y = first_token_recall(budget.batch, max(delays), generator=data)  # (B, L), (B,)
+        logits = torch.cat([predict(ens, x) for ens in models.values()])  # (models, B, V)
+        loss = F.cross_entropy(logits.flatten(0, 1), y.repeat(len(logits)), reduction="sum")
+        opt.zero_grad()
+        (loss / budget.batch).backward()  # the sum of the members' mean losses
+        opt.step()
+        if step % budget.eval_every == 0:
+            measure(step)
+            if progress:
+                progress(step)
+    results.seconds = time.perf_counter() - start
+    return results
+
+
+def attention_on_first_token(results: Results, delay: int, n: int = 500) -> dict[str, float]:
+    """Mean attention weight the last position puts on position 0, for both attention kinds."""
+    if delay not in results.delays:
+        raise ValueError(f"delay must be one of the trained delays {results.delays}, got {delay!r}")
+    x, _ = first_token_recall(n, delay, generator=torch.Generator().manual_seed(123))
+    attention = [e for e in results.models[delay] if isinstance(e, AttentionEnsemble)]
+    if not attention:
+        raise ValueError("these results contain no attention model")
+    with torch.no_grad():
+        _, w = attention[0](x, return_weights=True)  # (members, n, delay + 1)
+    kinds = [k for k in results.kinds if k.startswith("attention")]
+    return {kind: w[m, :, 0].mean().item() for m, kind in enumerate(kinds)}

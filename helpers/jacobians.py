@@ -1,0 +1,229 @@
+"""Jacobian norms: how much of a gradient survives k steps back, through an RNN, an LSTM or attention."""
+
+import math
+
+import numpy as np
+import torch
+
+from .checks import require_positive_int, require_square, require_tensor
+from .measure import one_thread
+
+NONLINEARITIES = ("tanh", "linear")
+LOG_FLOAT64_MAX = math.log(torch.finfo(torch.float64).max)  # 709.78: e^this is the largest float64
+
+
+def hidden_states(
+    W_hh: torch.Tensor,
+    T: int,
+    *,
+    nonlinearity: str = "tanh",
+    x: torch.Tensor | None = None,
+    W_xh: torch.Tensor | None = None,
+    h0: torch.Tensor | None = None,
+) -> torch.Tensor:
+    """h_1..h_T of the unbatched recurrence h_k = phi(W_hh h_{k-1} + W_xh x_k), float64, (T, d)."""
+    d = W_hh.shape[0]
+    W = W_hh.double()
+    drive = torch.zeros(T, d, dtype=torch.float64) if x is None else x.double() @ W_xh.double().T
+    h = torch.zeros(d, dtype=torch.float64) if h0 is None else h0.double()
+    hs = []
+    for k in range(T):
+        a = W @ h + drive[k]  # (d,)
+        h = torch.tanh(a) if nonlinearity == "tanh" else a
+        hs.append(h)
+    return torch.stack(hs)  # (T, d)
+
+
+def step_jacobian(h_k: torch.Tensor, W_hh: torch.Tensor) -> torch.Tensor:
+    """J_k = dh_k/dh_{k-1} = diag(1 - h_k^2) W_hh, for h_k = tanh(W_hh h_{k-1} + ...).
+
+    h_k (d,), W_hh (d, d) -> J_k (d, d).
+    """
+    require_square(W_hh, "W_hh")
+    return (1 - h_k**2)[:, None] * W_hh  # row i scaled by tanh'(a_i)
+
+
+def jacobian_product(
+    W_hh: torch.Tensor,
+    T: int,
+    *,
+    x: torch.Tensor | None = None,
+    W_xh: torch.Tensor | None = None,
+    h0: torch.Tensor | None = None,
+) -> torch.Tensor:
+    """dh_T/dh_0 = J_T J_{T-1} ... J_1 of a tanh RNN, multiplied out plainly in float64, (d, d)."""
+    require_square(W_hh, "W_hh")
+    require_positive_int(T, "T (the sequence length)")
+    H = hidden_states(W_hh, T, x=x, W_xh=W_xh, h0=h0)  # (T, d)
+    P = torch.eye(W_hh.shape[0], dtype=torch.float64)
+    for k in range(T):
+        P = step_jacobian(H[k], W_hh.double()) @ P  # J_k (J_{k-1} ... J_1)
+    return P
+
+
+def jacobian_norms(
+    W_hh: torch.Tensor,
+    T: int,
+    *,
+    nonlinearity: str = "tanh",
+    x: torch.Tensor | None = None,
+    W_xh: torch.Tensor | None = None,
+    h0: torch.Tensor | None = None,
+) -> torch.Tensor:
+    """||dh_k/dh_0||_2 for k = 1..T, as a float64 tensor (T,).
+
+    dh_k/dh_0 = J_k ... J_1 with J_k = diag(phi'(a_k)) W_hh. The product is kept
+    normalised and its scale tracked as a logarithm, so the result is exact up to
+    float64 range: beyond it the entry is honestly inf (or 0), never NaN.
+    """
+    require_square(W_hh, "W_hh")
+    require_positive_int(T, "T (the sequence length)")
+    if nonlinearity not in NONLINEARITIES:
+        raise ValueError(f"nonlinearity must be one of {NONLINEARITIES}, got {nonlinearity!r}")
+    if x is not None and (W_xh is None or x.shape[0] < T):
+        raise ValueError(f"x needs W_xh and at least T={T} rows, got x of shape {tuple(x.shape)}")
+    with one_thread():
+        return _product_norms(W_hh, T, nonlinearity, x, W_xh, h0, every=1)
+
+
+def _product_norms(W_hh, T, nonlinearity, x, W_xh, h0, every: int) -> torch.Tensor:
+    """||J_k...J_1||_2 at k = every, 2*every, ..., (and T): scale tracked as a log, norms in one batch."""
+    W = W_hh.double()
+    H = hidden_states(W_hh, T, nonlinearity=nonlinearity, x=x, W_xh=W_xh, h0=h0)
+    slopes = 1 - H**2 if nonlinearity == "tanh" else torch.ones_like(H)  # phi'(a_k), (T, d)
+    P = torch.eye(W.shape[0], dtype=torch.float64)  # the product, Frobenius-normalised
+    log_scale, kept, logs = 0.0, [], []
+    for k in range(T):
+        P = slopes[k, :, None] * (W @ P)  # J_k P, (d, d)
+        f = torch.linalg.matrix_norm(P).item()  # Frobenius: cheap
+        if f == 0.0:  # exactly zero from here on
+            break
+        log_scale += math.log(f)
+        P = P / f
+        if (k + 1) % every == 0 or k + 1 == T:
+            kept.append(P)
+            logs.append(log_scale)
+    n = -(-T // every)  # how many k were asked for
+    if not kept:
+        return torch.zeros(n, dtype=torch.float64)
+    spectral = torch.linalg.matrix_norm(torch.stack(kept), ord=2)  # (n,), one batched SVD
+    log_norms = torch.tensor(logs, dtype=torch.float64) + spectral.log()
+    norms = torch.where(log_norms < LOG_FLOAT64_MAX, log_norms.exp(), torch.inf)
+    return torch.cat([norms, torch.zeros(n - len(norms), dtype=torch.float64)])
+
+
+def naive_product_norm(W_hh: torch.Tensor, T: int, dtype: torch.dtype = torch.float32) -> float:
+    """||W_hh^T||_2 of a linear RNN, multiplied out step by step in `dtype` with no rescaling."""
+    require_square(W_hh, "W_hh")
+    P = torch.eye(W_hh.shape[0], dtype=dtype)
+    for _ in range(T):
+        P = W_hh.to(dtype) @ P
+    return torch.linalg.matrix_norm(P.double(), ord=2).item()
+
+
+def power_norms(W: torch.Tensor, K: int) -> torch.Tensor:
+    """||W^k||_2 for k = 0..K, float64, (K + 1,)."""
+    require_square(W, "W")
+    W = W.double()
+    P, out = torch.eye(W.shape[0], dtype=torch.float64), []
+    for _ in range(K + 1):
+        out.append(torch.linalg.matrix_norm(P, ord=2))
+        P = W @ P
+    return torch.stack(out)
+
+
+# --- all paths: ||dc_k/dc_0||_2 for every k ------------------------------------------------
+
+
+def lstm_gradient_norms(
+    W_ih: torch.Tensor, W_hh: torch.Tensor, b: torch.Tensor, x: torch.Tensor, every: int = 1
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """||dc_k/dc_0||_2 through *every* path (cell and h), and the cell path alone, float64.
+
+    Returns (norms, cell) at k = every, 2 every, ..., T: `norms` (n,) is the spectral norm of
+    the full Jacobian dc_k/dc_0; `cell` (n,) is max_j prod_{t<=k} f_t[j], the largest entry of
+    the cell path diag(f_k ... f_1) alone. Exact up to float64 range; beyond it an entry is
+    inf (or 0), never NaN.
+    """
+    require_tensor(x, "x")
+    if x.dim() != 2 or x.shape[1] != W_ih.shape[1]:
+        raise ValueError(f"x must have shape (T, d_in) with d_in = {W_ih.shape[1]}, got {tuple(x.shape)}")
+    require_positive_int(every, "every")
+    with one_thread():
+        logs, kept, cells = _accumulate(
+            *(t.detach().double().numpy() for t in (W_ih, W_hh, b, x)), every=every
+        )
+        spectral = (
+            torch.linalg.matrix_norm(torch.from_numpy(np.stack(kept)), ord=2).numpy() if kept else np.ones(0)
+        )  # one batched SVD
+    with np.errstate(divide="ignore", over="ignore"):
+        norms = _exp_or_inf(np.array(logs) + np.log(spectral))
+        cell = _exp_or_inf(np.array(cells))
+    count = -(-x.shape[0] // every)  # how many k were asked for
+    pad = lambda v: torch.cat([torch.from_numpy(v), torch.zeros(count - len(v), dtype=torch.float64)])
+    return pad(norms), pad(cell)
+
+
+def _accumulate(W_ih, W_hh, b, x, every: int):
+    """Forward accumulation, in NumPy (small arrays: little overhead per step).
+
+    Q_k = dc_k/dc_0 and A_k = dh_k/dc_0 are pushed through each step's Jacobian, kept
+    Frobenius-normalised, their scale tracked as a logarithm. Returns, at every `every`-th k,
+    log scale, normalised Q_k, and log max_j prod_{t<=k} f_t[j].
+    """
+    T, d = x.shape[0], W_hh.shape[1]
+    U = x @ W_ih.T + b  # (T, 4d): input drive, all t at once
+    W_hh_t = torch.from_numpy(W_hh)  # the big matmul in torch (one thread)
+    h, c = np.zeros(d), np.zeros(d)
+    A, Q = np.zeros((d, d)), np.eye(d)  # dh_0/dc_0 = 0, dc_0/dc_0 = I
+    log_scale, log_cell = 0.0, np.zeros(d)  # log prod_t f_t, per unit
+    logs, kept, cells = [], [], []
+    for k in range(T):
+        z = U[k] + W_hh @ h  # (4d,): gates i, f, g, o
+        i, f, o = _sigmoid(z[:d]), _sigmoid(z[d : 2 * d]), _sigmoid(z[3 * d :])
+        g = np.tanh(z[2 * d : 3 * d])
+        c_prev, c = c, f * c + i * g  # c_k = f*c_{k-1} + i*g
+        tc = np.tanh(c)
+        h = o * tc  # h_k = o*tanh(c_k)
+        dz = (W_hh_t @ torch.from_numpy(A)).numpy()  # (4d, d): how the gates move
+        Q = (
+            f[:, None] * Q  # the cell path: diag(f_k)
+            + (c_prev * f * (1 - f))[:, None] * dz[d : 2 * d]  # ... plus paths through h_{k-1}
+            + (g * i * (1 - i))[:, None] * dz[:d]
+            + (i * (1 - g**2))[:, None] * dz[2 * d : 3 * d]
+        )
+        A = (tc * o * (1 - o))[:, None] * dz[3 * d :] + (o * (1 - tc**2))[:, None] * Q
+        log_cell += np.log(f)
+        n = math.sqrt(float(np.einsum("ij,ij->", Q, Q)))  # Frobenius norm: cheap
+        if n == 0.0 or not math.isfinite(n):
+            break
+        log_scale += math.log(n)
+        Q, A = Q / n, A / n
+        if (k + 1) % every == 0 or k + 1 == T:
+            logs.append(log_scale), kept.append(Q), cells.append(log_cell.max())
+    return logs, kept, cells
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 0.5 * (1 + np.tanh(0.5 * z))  # = 1/(1+e^-z), never overflows
+
+
+def _exp_or_inf(log_values: np.ndarray) -> np.ndarray:
+    """exp(log_values), inf where that overflows float64 (never a warning, never NaN)."""
+    return np.where(log_values < LOG_FLOAT64_MAX, np.exp(np.minimum(log_values, LOG_FLOAT64_MAX)), np.inf)
+
+
+def output_jacobian_norms(f, x: torch.Tensor) -> torch.Tensor:
+    """||dy_N / dx_t||_F for every position t: x (N, d_in) -> (N,).
+
+    f maps a batch x (B, N, d_in) to y_N (B, d_out). One backward pass per output
+    coordinate, all at once: copy x d_out times; copy i carries row i of the Jacobian.
+    """
+    require_tensor(x, "x")
+    if x.dim() != 2:
+        raise ValueError(f"x must have shape (N, d_in), got {tuple(x.shape)}")
+    with one_thread():
+        d_out = f(x[None]).shape[-1]
+        xs = x.expand(d_out, *x.shape).clone().requires_grad_()  # (d_out, N, d_in)
+        f(xs).diagonal().sum().backward()  # copy i gets d y_N[i] / d x
+    return xs.grad.pow(2).sum(dim=(0, 2)).sqrt()  # (N,)

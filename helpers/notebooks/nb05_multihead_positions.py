@@ -1,0 +1,173 @@
+"""Notebook 05: its figures, widgets, constants and exercises."""
+
+import math
+
+import torch
+from torch import nn
+
+from ..checks import require_positive_int
+from ..course.exercises import register_exercise
+from ..course.style import new_figure
+from ..course.widgets import Explorer, choice, register
+from ..multihead import MultiHeadSelfAttention, split_heads
+from ..positions import sinusoidal_positional_encoding
+from ..seed import seeded
+
+SENTENCE = ("the", "cat", "sat", "on", "the", "mat")
+WORD_TYPES = {"the": "determiner", "cat": "noun", "mat": "noun", "sat": "verb", "on": "preposition"}
+TYPES = ("determiner", "noun", "verb", "preposition")
+TOY_D_MODEL = 16  # 8 dimensions per head for 2 heads: 4 word-type features, 6 position slots, 6 spare
+
+
+def toy_embeddings(words=SENTENCE) -> torch.Tensor:
+    """(1, L, 16) hand-built: dims 0-3 one-hot word type, dims 8-13 one-hot position."""
+    if len(words) > 6:
+        raise ValueError(f"the toy embedding has 6 position slots, got {len(words)} words")
+    x = torch.zeros(1, len(words), TOY_D_MODEL)
+    for p, word in enumerate(words):
+        if word not in WORD_TYPES:
+            raise ValueError(f"unknown word {word!r}; known: {', '.join(sorted(WORD_TYPES))}")
+        x[0, p, TYPES.index(WORD_TYPES[word])] = 1.0  # what the word is
+        x[0, p, 8 + p] = 1.0  # where it is
+    return x
+
+
+def hand_built_heads(sharpness: float = 12.0) -> nn.MultiheadAttention:
+    """nn.MultiheadAttention(16, 2 heads) with W_q, W_k set by hand; W_v, W_o the identity.
+
+    Head 0 ("previous word"): position p asks for position p - 1.
+    Head 1 ("grammar"): a determiner, a verb, a preposition ask for a noun; a noun asks for the verb.
+    """
+    W_q, W_k = torch.zeros(TOY_D_MODEL, TOY_D_MODEL), torch.zeros(TOY_D_MODEL, TOY_D_MODEL)
+    for p in range(1, 6):  # head 0 uses rows 0-7 of W_q and W_k
+        W_q[p - 1, 8 + p] = sharpness  # query of position p points at slot p - 1
+    for p in range(6):
+        W_k[p, 8 + p] = 1.0  # key of position p is slot p
+    wants = {"determiner": "noun", "verb": "noun", "preposition": "noun", "noun": "verb"}
+    for t, wanted in wants.items():  # head 1 uses rows 8-15
+        W_q[8 + TYPES.index(wanted), TYPES.index(t)] = sharpness
+    for i in range(len(TYPES)):
+        W_k[8 + i, i] = 1.0  # key of a word is its type
+    mha = nn.MultiheadAttention(TOY_D_MODEL, 2, bias=False, batch_first=True)
+    with torch.no_grad():
+        mha.in_proj_weight.copy_(torch.cat([W_q, W_k, torch.eye(TOY_D_MODEL)]))  # [W_q; W_k; W_v]
+        mha.out_proj.weight.copy_(torch.eye(TOY_D_MODEL))
+    return mha
+
+
+def draw_maps(ax, weights: torch.Tensor, titles: list[str], words=SENTENCE, ncols: int = 8):
+    """Many (L, L) attention maps as ONE image on one axis (fast): heads in a grid, NaN gaps.
+
+    weights (n_heads, L, L); returns the image, for a colour bar."""
+    nh, L, _ = weights.shape
+    ncols = min(ncols, nh)
+    nrows = math.ceil(nh / ncols)
+    canvas = torch.full((nrows * (L + 1) - 1, ncols * (L + 1) - 1), float("nan"))
+    for h in range(nh):
+        r, c = divmod(h, ncols)
+        canvas[r * (L + 1) : r * (L + 1) + L, c * (L + 1) : c * (L + 1) + L] = weights[h].detach()
+        ax.text(c * (L + 1) + (L - 1) / 2, r * (L + 1) - 0.7, titles[h], ha="center", fontsize=8)
+    image = ax.imshow(canvas.numpy(), vmin=0, vmax=1, cmap="viridis", interpolation="nearest")
+    ax.grid(False)
+    labelled = ncols if ncols <= 3 else 1  # many heads: words under the first map only (faster)
+    ax.set_xticks([c * (L + 1) + j for c in range(labelled) for j in range(L)])
+    ax.set_xticklabels(list(words) * labelled, rotation=90, fontsize=7)
+    ax.set_yticks([r * (L + 1) + i for r in range(nrows) for i in range(L)])
+    ax.set_yticklabels(list(words) * nrows, fontsize=7)
+    ax.set_xlabel("key (attended to)")
+    ax.set_ylabel("query (attending)")
+    return image
+
+
+def plot_sentence_heads(weights: torch.Tensor, names: list[str], words=SENTENCE):
+    """(nh, L, L) maps of the toy sentence side by side, each titled by `names`."""
+    fig, ax = new_figure(width=2.3 * weights.shape[0] + 1.2, height=3.2)
+    image = draw_maps(ax, weights, names, words)
+    fig.colorbar(image, ax=ax, shrink=0.8, label="attention weight")
+    return fig
+
+
+HEAD_CHOICES = tuple(h for h in range(1, TOY_D_MODEL + 1) if TOY_D_MODEL % h == 0)
+
+
+def random_heads(n_heads: int, seed: int = 0) -> MultiHeadSelfAttention:
+    """An untrained MultiHeadSelfAttention(16, n_heads), the same weights for every head count."""
+    if n_heads not in HEAD_CHOICES:
+        raise ValueError(f"n_heads must divide d_model={TOY_D_MODEL}: one of {HEAD_CHOICES}, got {n_heads!r}")
+    with seeded(seed):
+        mha = MultiHeadSelfAttention(TOY_D_MODEL, n_heads)
+    with torch.no_grad():
+        mha.in_proj.weight.mul_(8.0)  # larger than at init, so that the maps are not all flat
+    return mha
+
+
+def parameter_count(module: nn.Module) -> int:
+    """Number of trainable numbers in a module."""
+    return sum(p.numel() for p in module.parameters())
+
+
+def plot_heads(n_heads: int = 2, seed: int = 0):
+    """Each head's attention map on the toy sentence for an untrained layer with n_heads heads."""
+    require_positive_int(n_heads, "n_heads")
+    mha = random_heads(n_heads, seed)
+    with torch.no_grad():
+        _, weights = mha(toy_embeddings())  # (1, nh, L, L)
+    hs = TOY_D_MODEL // n_heads
+    fig, ax = new_figure(width=8.0, height=2.9 if n_heads <= 8 else 3.6)
+    draw_maps(ax, weights[0], [f"head {h}" for h in range(n_heads)])  # colours 0-1 as above; no bar: faster
+    ax.set_title(
+        f"{n_heads} head{'s' if n_heads > 1 else ''} × {hs} dimension{'s' if hs > 1 else ''} "
+        f"per head = d_model {TOY_D_MODEL};  parameters: {parameter_count(mha)} (untrained)",
+        fontsize=10,
+        pad=16,
+    )
+    return fig
+
+
+@register
+def explore_heads() -> Explorer:
+    """A head-count control (only divisors of d_model) over plot_heads."""
+    return Explorer(plot_heads, {"n_heads": choice("heads", HEAD_CHOICES, 2)}, name="heads")
+
+
+def _split_inputs() -> tuple[torch.Tensor, int]:
+    """B, L, n_heads, hs all different and n_heads > 1: a mixed-up layout cannot pass by luck."""
+    return torch.randn(2, 5, 24), int(torch.tensor([3, 4, 6, 8])[torch.randint(4, ())])
+
+
+register_exercise(
+    "split_heads",
+    reference=split_heads,
+    make_inputs=_split_inputs,
+    hint="view as (B, L, n_heads, hs), then swap L and n_heads with transpose(1, 2).",
+)
+register_exercise(
+    "mha_parameter_count",
+    reference=lambda: 4 * 64 * 64 + 4 * 64,
+    hint="in_proj is (3 d, d) plus 3 d biases; out_proj is (d, d) plus d biases.",
+    worked="in_proj: 3 d x d weights + 3 d biases; out_proj: d x d weights + d biases.\n"
+    "The 8 heads share these matrices (each reads d / 8 columns): no extra parameters.\n"
+    "With d = 64: 4*64*64 + 4*64 = 16384 + 256 = 16640.",
+)
+
+
+def plot_encoding(T: int = 64, d_model: int = 64):
+    """Left: the encoding PE (T, d_model). Right: cosine similarity between positions."""
+    from ..course.style import new_figure
+
+    pe = sinusoidal_positional_encoding(T, d_model)
+    unit = pe / pe.norm(dim=-1, keepdim=True)
+    fig, (ax, ax2) = new_figure(1, 2, width=10.0, height=3.8)
+    im = ax.imshow(pe.numpy(), aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1)
+    ax.grid(False)
+    ax.set(
+        xlabel="dimension of the encoding",
+        ylabel="position p",
+        title="PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(...)",
+    )
+    fig.colorbar(im, ax=ax, shrink=0.8)
+    im2 = ax2.imshow((unit @ unit.T).numpy(), cmap="viridis")
+    ax2.grid(False)
+    ax2.set(xlabel="position q", ylabel="position p", title="cosine similarity of PE[p] and PE[q]")
+    fig.colorbar(im2, ax=ax2, shrink=0.8)
+    return fig

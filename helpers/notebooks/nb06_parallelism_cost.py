@@ -1,0 +1,322 @@
+"""Notebook 06: its figures, widgets, constants and exercises."""
+
+import itertools
+from dataclasses import dataclass
+
+import torch
+from matplotlib.figure import Figure
+
+from ..article import D_MODEL, MODELS, article_models, attention_flops, counted_flops, rnn_flops, time_models
+from ..course.exercises import register_exercise
+from ..course.style import COLORS, fix_margins, log_axis, new_figure
+from ..course.tables import Table
+from ..course.widgets import Explorer, choice, register
+from ..gpu_sweep import FAST_MHA, LOOP, LSTM, MHA, RNN, SWEEP_MODELS, pick
+from ..measure import Timing, operator_calls
+
+
+def show(times: dict[str, Timing], title: str) -> None:
+    """Print each model's median time (IQR) and its ratio to the fused nn.RNN."""
+    print(title)
+    base = times[MODELS[1]].median_ms
+    for name, t in times.items():
+        print(f"  {name:<16}{t}  = {t.median_ms / base:4.1f} x nn.RNN")
+
+
+def _calls_at(name: str, seq_len: int, dim: int) -> int:
+    """Operator calls of one forward of model `name` on zeros (1, seq_len, dim)."""
+    return operator_calls(article_models(dim)[name], torch.zeros(1, seq_len, dim))
+
+
+def complexity_table(seq_len: int = 512, dim: int = D_MODEL) -> Table:
+    """The article's table (Vaswani et al. 2017, Table 1, rows 1-3) beside counts made here, at B=1."""
+    rnn, att = MODELS[1], MODELS[2]
+
+    def calls(name):  # operator calls at N, then at 2N
+        return f"{_calls_at(name, seq_len, dim)} -> {_calls_at(name, 2 * seq_len, dim)} operator calls"
+
+    def growth(name, n, d):  # FLOPs at (n, d) over FLOPs at (seq_len, dim)
+        return f"x{counted_flops(name, 1, n, d) / counted_flops(name, 1, seq_len, dim):.2f}"
+
+    return Table(
+        ["", "article: RNN", f"counted: {rnn}", "article: attention", f"counted: {att}"],
+        [
+            ["sequential operations", "O(N)", calls(rnn), "O(1)", calls(att)],
+            ["FLOPs per layer", "O(N d^2)", "4 N d^2", "O(N^2 d)", "8 N d^2 + 4 N^2 d"],
+            [
+                f"  when N doubles (N={seq_len})",
+                "x2",
+                growth(rnn, 2 * seq_len, dim),
+                "x4",
+                growth(att, 2 * seq_len, dim),
+            ],
+            [
+                f"  when d doubles (d={dim})",
+                "x4",
+                growth(rnn, seq_len, 2 * dim),
+                "x2",
+                growth(att, seq_len, 2 * dim),
+            ],
+            ["maximum path length", "O(N)", "N (notebook 04)", "O(1)", "1 (notebook 04)"],
+        ],
+    )
+
+
+# --- a grid of measurements for the explorer ----------------------------------------------
+
+
+@dataclass
+class Grid:
+    """Forward times measured once, so that the explorer redraws without re-timing."""
+
+    seq_lens: tuple[int, ...]
+    batches: tuple[int, ...]
+    dim: int
+    times: dict  # (device type, model name, batch, seq_len) -> Timing
+
+    @property
+    def devices(self) -> list[str]:
+        return sorted({key[0] for key in self.times}, key=lambda d: d != "cpu")
+
+    def at(self, batch: int, seq_len: int, device: str = "cpu") -> dict[str, Timing]:
+        """The three models' timings at one grid point."""
+        if (device, MODELS[0], batch, seq_len) not in self.times:
+            raise ValueError(
+                f"batch={batch}, seq_len={seq_len} on {device!r} was not measured; "
+                f"measured seq_lens {self.seq_lens}, batches {self.batches}"
+            )
+        return {name: self.times[(device, name, batch, seq_len)] for name in MODELS}
+
+
+def measure_grid(
+    seq_lens=(16, 32, 64, 128, 256, 512),
+    batches=(1, 4, 32),
+    dim: int = D_MODEL,
+    repeats: int = 4,
+    on=("cpu",),
+) -> Grid:
+    """Forward time of every model at every (batch, seq_len), on every device in `on`."""
+    if not seq_lens or not batches:
+        raise ValueError(f"seq_lens and batches must be non-empty, got {seq_lens!r}, {batches!r}")
+    times = {}
+    for device in on:
+        for b in batches:
+            for n in seq_lens:
+                for name, t in time_models(b, n, dim, repeats=repeats, device=device).items():
+                    times[(torch.device(device).type, name, b, n)] = t
+    LATEST_GRID[:] = [Grid(tuple(seq_lens), tuple(batches), dim, times)]
+    return LATEST_GRID[0]
+
+
+def plot_cost(seq_len: int = 512, batch: int = 32, grid: Grid | None = None):
+    """Measured forward time (left) and FLOPs (right) against sequence length N, at one batch."""
+    grid = grid or (LATEST_GRID[0] if LATEST_GRID else None)
+    if grid is None:
+        raise ValueError("no measurements yet: run measure_grid() first")
+    at = grid.at(batch, seq_len)  # checks that (batch, seq_len) was measured
+    fig, (ax_t, ax_f) = new_figure(1, 2, width=10, height=3.6)
+    fix_margins(fig, left=0.07, right=0.99, bottom=0.14, top=0.9, wspace=0.22)
+    for dev, style in zip(grid.devices, ("-o", "--s")):
+        for name, color in zip(MODELS, COLORS):
+            ts = [grid.times[(dev, name, batch, n)] for n in grid.seq_lens]
+            ax_t.errorbar(
+                grid.seq_lens,
+                [t.median_ms for t in ts],
+                fmt=style,
+                color=color,
+                ms=4,
+                yerr=[[t.median_ms - t.q1_ms for t in ts], [t.q3_ms - t.median_ms for t in ts]],
+                label=f"{name}, {dev}",
+            )
+    ns = [n for n in range(grid.seq_lens[0], grid.seq_lens[-1] + 1, 4)]
+    ax_f.plot(ns, [rnn_flops(batch, n, grid.dim) for n in ns], color=COLORS[0], label="RNN (loop or fused)")
+    ax_f.plot(ns, [attention_flops(batch, n, grid.dim) for n in ns], color=COLORS[2], label=MODELS[2])
+    ax_f.plot(
+        ns,
+        [4 * batch * n**2 * grid.dim for n in ns],
+        color=COLORS[2],
+        ls="--",
+        label="attention: QKᵀ and AV only, 4BN²d",
+    )
+    ax_f.axvline(grid.dim, color="gray", ls=":", label=f"N = d = {grid.dim}: N²d = Nd²")
+    for ax in (ax_t, ax_f):
+        ax.axvline(seq_len, color="black", ls="-.", lw=1, label=f"chosen N = {seq_len}")
+        log_axis(ax, "x", ticks=grid.seq_lens)
+        log_axis(ax, "y", subs=(1.0, 3.0))
+        ax.set_xlabel("sequence length N (tokens)")
+        ax.legend(fontsize=8, loc="upper left")
+    ratio = at[MODELS[2]].median_ms / at[MODELS[1]].median_ms
+    ax_t.set(
+        ylabel="forward time (ms; median, IQR bars)",
+        title=f"measured ({grid.devices[0]}), B={batch}; at N={seq_len}: attention / nn.RNN = {ratio:.2g}",
+    )
+    flop_ratio = attention_flops(batch, seq_len, grid.dim) / rnn_flops(batch, seq_len, grid.dim)
+    ax_f.set(
+        ylabel="forward FLOPs (multiply-add = 2)",
+        title=f"counted, B={batch}; at N={seq_len}: attention / RNN = N/d + 2 = {flop_ratio:.3g}",
+    )
+    return fig
+
+
+@register
+def explore_cost() -> Explorer:
+    """Sliders for sequence length and batch size over the measured grid (no re-timing)."""
+    if not LATEST_GRID:  # outside notebook 06: measure a small grid first (a second or two)
+        measure_grid(seq_lens=(16, 64, 256), batches=(1, 32), repeats=1)
+    grid = LATEST_GRID[0]
+    return Explorer(
+        lambda seq_len, batch: plot_cost(seq_len, batch, grid),
+        {
+            "seq_len": choice("sequence length", grid.seq_lens, grid.seq_lens[-1]),
+            "batch": choice("batch size", grid.batches, grid.batches[-1]),
+        },
+        name="cost",
+    )
+
+
+# --- exercises --------------------------------------------------------------------------
+
+
+def _small_shape() -> tuple[int, int, int]:
+    """batch 2..5 < dim 8..32 (a multiple of 4 heads) and an odd seq_len 7..31: no two can be swapped."""
+    g = torch.randint(0, 1000, (3,)).tolist()
+    return 2 + g[0] % 4, 7 + 2 * (g[1] % 13), 8 * (1 + g[2] % 4)  # batch, seq_len, dim
+
+
+register_exercise(
+    "rnn_flops",
+    reference=lambda b, n, d: counted_flops(MODELS[0], b, n, d),
+    make_inputs=_small_shape,
+    hint="each of the N steps does two (B, d) x (d, d) matmuls; one costs 2 B d^2.",
+    worked="Each of the N steps runs x_t W_ih^T and h W_hh^T: two (B, d) x (d, d) matmuls.\n"
+    "One costs B d^2 multiply-adds = 2 B d^2 FLOPs; the biases and tanh are not counted.\n"
+    "def rnn_flops(B, N, d): return N * 2 * (2 * B * d**2)   # = 4 B N d^2\n"
+    "e.g. B, N, d = 2, 9, 16: 4 * 2 * 9 * 16**2 = 18432.",
+)
+register_exercise(
+    "attention_flops",
+    reference=lambda b, n, d: counted_flops(MODELS[2], b, n, d),
+    make_inputs=_small_shape,
+    hint="four (B N, d) x (d, d) projections (q, k, v, out), then Q K^T and A V, "
+    "2 B N^2 d each; a multiply-add counts as 2 FLOPs.",
+    worked="q, k, v and the output projection: four (B N, d) x (d, d) matmuls, 2 B N d^2 each.\n"
+    "Q K^T and A V over the heads: (N, d/h) x (d/h, N) per head, 2 B N^2 d each in all.\n"
+    "def attention_flops(B, N, d): return 8 * B * N * d**2 + 4 * B * N**2 * d\n"
+    "e.g. B, N, d = 2, 9, 16: 8*2*9*16**2 + 4*2*9**2*16 = 36864 + 10368 = 47232.",
+)
+register_exercise(
+    "ten_times_the_flops",
+    reference=lambda: 8 * D_MODEL,
+    hint="solve N/d + 2 = 10 for N, with d = 128.",
+    worked="attention / RNN = (8 B N d^2 + 4 B N^2 d) / (4 B N d^2) = 2 + N/d.\n"
+    "2 + N/d = 10 gives N = 8 d; with d = 128: N = 8 * 128 = 1024.",
+)
+
+
+# --- figures and the numbers the prose quotes ----------------------------------------------
+
+
+STYLES = {  # colour, marker, line: colour says the family, marker and line tell them apart in grey
+    LOOP: (COLORS[7], "o", ":"),
+    RNN: (COLORS[0], "s", "-"),
+    LSTM: (COLORS[5], "D", "-."),
+    MHA: (COLORS[3], "^", "--"),
+    FAST_MHA: (COLORS[3], "v", "-"),
+}
+PASSES = {"fwd": "forward", "fwd+bwd": "forward + backward"}
+
+
+def _line(ax, rows: list[dict], x: str, y: str, label: str, style: tuple, **kw) -> None:
+    """Plot the rows' y against x (rows that ran out of memory are left out) in a model's style."""
+    points = sorted((r[x], r[y]) for r in rows if isinstance(r[y], float))
+    color, marker, ls = style
+    ax.plot(*zip(*points), color=color, marker=marker, ls=ls, ms=4, label=label, **kw)
+
+
+def _log_log(ax, **labels) -> None:
+    """Sequence length on a base-2 log axis, the measured quantity on a base-10 one."""
+    ax.set(**labels)
+    log_axis(ax, "x", base=2)
+    log_axis(ax, "y")
+
+
+def plot_times(rows: list[dict]) -> Figure:
+    """Time against N on the GPU, d = 128, fp32: forward and forward + backward, batch 1 and 32."""
+    fig, axes = new_figure(2, 2, width=10.0, height=6.6, sharex=True)
+    for (i, pass_), (j, batch) in itertools.product(enumerate(PASSES), enumerate((1, 32))):
+        ax = axes[i, j]
+        for model in SWEEP_MODELS:
+            _line(
+                ax,
+                pick(rows, batch=batch, pass_=pass_, model=model),
+                "seq_len",
+                "median_ms",
+                model,
+                STYLES[model],
+            )
+        _log_log(ax, title=f"{PASSES[pass_]}, batch {batch}", ylabel="time (ms, median)")
+    for ax in axes[1]:
+        ax.set_xlabel("sequence length N")
+    axes[0, 0].legend(fontsize=7)
+    fig.suptitle(f"{rows[0]['device']}, d = 128, float32 (measured; {rows[0]['torch']})", fontsize=10)
+    return fig
+
+
+def plot_width_precision(rows: list[dict]) -> Figure:
+    """Forward + backward time at batch 32 against N: d = 128 and 1024, float32 and bfloat16."""
+    fig, axes = new_figure(1, 2, width=10.0, height=3.6, sharey=True)
+    for ax, dim in zip(axes, (128, 1024)):
+        for model in (RNN, LSTM, FAST_MHA):
+            _line(
+                ax,
+                pick(rows, dim=dim, dtype="float32", model=model),
+                "seq_len",
+                "median_ms",
+                f"{model}, fp32",
+                STYLES[model],
+            )
+        color, marker, _ = STYLES[FAST_MHA]
+        _line(
+            ax,
+            pick(rows, dim=dim, dtype="bfloat16", model=FAST_MHA),
+            "seq_len",
+            "median_ms",
+            f"{FAST_MHA}, bf16",
+            (COLORS[2], marker, "-"),
+            lw=2,
+        )
+        slow = " (a slow path)" if dim == 128 else ""
+        _line(
+            ax,
+            pick(rows, dim=dim, dtype="bfloat16", model=RNN),
+            "seq_len",
+            "median_ms",
+            f"{RNN}, bf16{slow}",
+            (COLORS[0], "x", ":"),
+        )
+        _log_log(ax, xlabel="sequence length N", title=f"d = {dim}, batch 32")
+    axes[0].set_ylabel("forward + backward (ms)")
+    axes[1].legend(fontsize=7)
+    return fig
+
+
+def plot_memory(rows: list[dict]) -> Figure:
+    """Peak GPU memory against N at batch 32: the article's MHA call against need_weights=False."""
+    fig, axes = new_figure(1, 2, width=10.0, height=3.6, sharey=True)
+    for ax, pass_ in zip(axes, PASSES):
+        for model in (MHA, FAST_MHA, RNN, LSTM):
+            _line(
+                ax,
+                pick(rows, batch=32, pass_=pass_, model=model),
+                "seq_len",
+                "peak_mib",
+                model,
+                STYLES[model],
+            )
+        _log_log(ax, xlabel="sequence length N", title=f"{PASSES[pass_]}, batch 32")
+    axes[0].set_ylabel("peak GPU memory (MiB)")
+    axes[0].legend(fontsize=7)
+    return fig
+
+
+LATEST_GRID: list[Grid] = []  # the last grid measured; the explorer draws it

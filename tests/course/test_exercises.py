@@ -1,0 +1,308 @@
+"""helpers.course.exercises: a clear pass, or a hint that says what is wrong; every
+course exercise refuses plausible wrong answers."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+import helpers
+from helpers.course.exercises import compare, register_exercise
+
+
+@pytest.fixture(autouse=True)
+def double_exercise():
+    register_exercise(
+        "double", reference=lambda x: 2 * x, make_inputs=lambda: (torch.randn(3, 4),), hint="multiply by two"
+    )
+
+
+def run(capsys, answer, name="double") -> str:
+    helpers.check(name, answer)
+    return capsys.readouterr().out
+
+
+def test_a_right_answer_passes(capsys):
+    assert "correct" in run(capsys, lambda x: x + x)
+
+
+def test_not_attempted(capsys):
+    def stub(x):
+        raise NotImplementedError
+
+    assert "not attempted yet" in run(capsys, stub)
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (lambda x: 2 * x.T, "shape (4, 3), expected (3, 4)"),
+        (lambda x: (2 * x).double(), "dtype torch.float64"),
+        (lambda x: 3 * x, "wrong values"),
+        (lambda x: (2 * x).tolist(), "should be a torch.Tensor"),
+        (lambda x: 1 / 0, "ZeroDivisionError"),
+    ],
+)
+def test_a_wrong_answer_says_what_is_wrong(capsys, answer, words):
+    out = run(capsys, answer)
+    assert words in out and "correct" not in out
+
+
+def test_the_hint_comes_with_wrong_values(capsys):
+    assert "Hint: multiply by two" in run(capsys, lambda x: 3 * x)
+
+
+def test_the_hint_comes_when_the_code_fails(capsys):
+    out = run(capsys, lambda x: x @ x)  # (3, 4) @ (3, 4): a shape error inside torch
+    assert "RuntimeError" in out and "Hint: multiply by two" in out
+
+
+def test_value_answers(capsys):
+    assert "correct" in run(capsys, 1.0, "softmax_cold_limit")
+    assert "not right" in run(capsys, 0.5, "softmax_cold_limit")
+    assert "should be a number" in run(capsys, None, "softmax_cold_limit")
+
+
+def test_unknown_exercise():
+    with pytest.raises(ValueError, match="no exercise called 'nope'"):
+        helpers.check("nope", 1)
+
+
+def test_compare_tuples():
+    a = torch.ones(2)
+    assert compare((a, a), (a, a)) is None
+    assert "tuple of 2" in compare(a, (a, a))
+    assert "[1]" in compare((a, a), (a, 2 * a))
+
+
+def halve(x):
+    """The reference of a test exercise."""
+    return x / 2
+
+
+def test_solution_prints_the_reference(capsys):
+    register_exercise("halve", reference=halve, make_inputs=lambda: (torch.ones(2),))
+    helpers.solution("halve")
+    assert "def halve(x):" in capsys.readouterr().out
+
+
+def test_every_registered_exercise_accepts_its_reference(capsys):
+    for name, ex in helpers.course.exercises.EXERCISES.items():
+        helpers.check(name, ex.reference if ex.make_inputs() else ex.reference())
+        assert "correct" in capsys.readouterr().out, name
+
+
+def test_a_check_leaves_the_global_random_state_alone(capsys):
+    state = torch.random.get_rng_state()
+    helpers.check("double", lambda x: 2 * x)
+    assert torch.equal(state, torch.random.get_rng_state())
+
+
+# ---- every course exercise refuses plausible wrong answers ------------------------------
+
+COURSE = sorted(set(helpers.course.exercises.EXERCISES) - {"double", "halve"})  # before this file adds more
+
+
+def _one_hot_counts(x):
+    return torch.nn.functional.one_hot(x, 8).sum(1)  # (B, 8)
+
+
+def _lstm(order):
+    """An LSTM step that reads the four stacked gates in `order` instead of i, f, g, o."""
+
+    def step(x_t, h_prev, c_prev, W_ih, W_hh, b):
+        gates = dict(zip(order, (x_t @ W_ih.T + h_prev @ W_hh.T + b).chunk(4, dim=-1)))
+        i, f, g, o = gates["i"].sigmoid(), gates["f"].sigmoid(), gates["g"].tanh(), gates["o"].sigmoid()
+        c_t = f * c_prev + i * g
+        return o * torch.tanh(c_t), c_t
+
+    return step
+
+
+WRONG = {  # exercise -> {what the mistake is: a plausible wrong answer}
+    "attention": {
+        "no 1/sqrt(d_k)": lambda q, k, v: (q @ k.transpose(-2, -1)).softmax(-1) @ v,
+        "divided by d_k": lambda q, k, v: (q @ k.transpose(-2, -1) / q.shape[-1]).softmax(-1) @ v,
+        "softmax over the queries": lambda q, k, v: (
+            (q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5).softmax(-2) @ v
+        ),
+    },
+    "score_variance": {"sqrt(d_k)": 8, "one term": 1, "d_k squared": 4096, "off by one": 63},
+    "uniform_entropy": {"log2": math.log2(50), "log10": math.log10(50), "1/S": 1 / 50, "ln 49": math.log(49)},
+    "split_heads": {
+        "interleaved heads": lambda x, nh: x.view(*x.shape[:2], -1, nh).permute(0, 3, 1, 2),
+        "reshape without transpose": lambda x, nh: x.reshape(x.shape[0], nh, x.shape[1], -1),
+    },
+    "mha_parameter_count": {
+        "one less": 16639,
+        "one more": 16641,
+        "no biases": 4 * 64 * 64,
+        "no out_proj": 3 * 64 * 64 + 3 * 64,
+        "per head": 16640 // 8,
+        "not whole": 16640.5,
+    },
+    "linear_rnn_jacobian": {
+        "W.T ** T": lambda W, T: W.T**T,
+        "elementwise power": lambda W, T: W**T,
+        "power of W.T": lambda W, T: torch.linalg.matrix_power(W.T, T),
+        "one step short": lambda W, T: torch.linalg.matrix_power(W, T - 1),
+    },
+    "tanh_step_jacobian": {
+        "scales columns": lambda h, W: W * (1 - h**2),
+        "forgot 1 -": lambda h, W: (h**2)[:, None] * W,
+        "transposed W": lambda h, W: (1 - h**2)[:, None] * W.T,
+    },
+    "vanishing_bound": {"49 steps": 0.9**49, "51 steps": 0.9**51, "one step": 0.9, "times 50": 0.9 * 50},
+    "softmax_cold_limit": {"zero": 0, "uniform over 5": 0.2, "half": 0.5, "True": True},
+    "rnn_step": {
+        "forgot W_hh transpose": lambda x, h, W_xh, W_hh, b: torch.tanh(x @ W_xh.T + h @ W_hh + b),
+        "forgot tanh": lambda x, h, W_xh, W_hh, b: x @ W_xh.T + h @ W_hh.T + b,
+        "forgot b": lambda x, h, W_xh, W_hh, b: torch.tanh(x @ W_xh.T + h @ W_hh.T),
+        "sigmoid": lambda x, h, W_xh, W_hh, b: torch.sigmoid(x @ W_xh.T + h @ W_hh.T + b),
+    },
+    "input_projection": {"forgot b": lambda x, W, b: x @ W.T, "minus b": lambda x, W, b: x @ W.T - b},
+    "dependent_steps": {"off by one": 99, "one more": 101, "one": 1},
+    "lstm_step": {
+        "order i, g, f, o": _lstm("igfo"),
+        "order f, i, g, o": _lstm("figo"),
+        "(c, h)": lambda *args: _lstm("ifgo")(*args)[::-1],
+        "three values": helpers.lstm_step,
+    },
+    "cell_path": {
+        "one factor short": lambda f: f[1:].prod(0),
+        "over units": lambda f: f.prod(1),
+        "sum": lambda f: f.sum(0),
+        "last gate": lambda f: f[-1],
+    },
+    "steps_to_one_percent": {"one less": 43, "one more": 45, "not whole": math.log(0.01) / math.log(0.9)},
+    "rnn_flops": {
+        "one matmul": lambda B, N, d: 2 * B * N * d**2,
+        "forgot B": lambda B, N, d: 4 * N * d**2,
+        "one step short": lambda B, N, d: 4 * B * (N - 1) * d**2,
+        "d not squared": lambda B, N, d: 4 * B * N * d,
+    },
+    "attention_flops": {
+        "forgot out_proj": lambda B, N, d: 6 * B * N * d**2 + 4 * B * N**2 * d,
+        "only Q K^T": lambda B, N, d: 8 * B * N * d**2 + 2 * B * N**2 * d,
+        "one head": lambda B, N, d: 8 * B * N * d**2 + B * N**2 * d,
+        "N and d swapped": lambda B, N, d: 8 * B * d * N**2 + 4 * B * d**2 * N,
+    },
+    "ten_times_the_flops": {"10 d": 1280, "one less": 1023, "one more": 1025, "forgot d": 8},
+    "most_frequent_token": {
+        "ties to the largest id": lambda x: 7 - _one_hot_counts(x).flip(-1).argmax(-1),
+        "the first token": lambda x: x[:, 0],
+        "the count, not the token": lambda x: _one_hot_counts(x).max(-1).values,
+    },
+    "order_blind_two_tokens": {"half": 0.5, "equal only": 1 / 8, "differ only": 7 / 16, "rounded": 0.56},
+    "combine": {
+        "right first": lambda left, r: (left[0] * r[0], left[0] * r[1] + left[1]),
+        "b added": lambda left, r: (left[0] * r[0], left[1] + r[1]),
+    },
+    "scan_steps_1000": {"one less": 9, "one more": 11, "log2 unrounded": math.log2(1000), "the loop": 1000},
+}
+
+
+def test_every_exercise_has_a_wrong_answer_to_refuse():
+    assert sorted(WRONG) == COURSE, f"no wrong answers for {sorted(set(COURSE) - set(WRONG))}"
+
+
+@pytest.mark.parametrize("name, mistake", [(n, m) for n in COURSE for m in WRONG.get(n, {})])
+def test_a_plausible_wrong_answer_fails(capsys, name, mistake):
+    out = run(capsys, WRONG[name][mistake], name)
+    assert "correct" not in out and f"[{name}] not yet: " in out, out
+    assert "Hint: " in out and "Traceback" not in out, out
+
+
+def test_numpy_scalars_arrays_and_one_element_tensors_are_numbers(capsys):
+    for answer in (np.int64(16640), np.float64(16640), np.array(16640), torch.tensor(16640), 16640.0):
+        assert "correct!" in run(capsys, answer, "mha_parameter_count"), answer
+    for answer in (np.float64(math.log(50)), np.float32(math.log(50)), torch.tensor([math.log(50)])):
+        assert "correct!" in run(capsys, answer, "uniform_entropy"), answer
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (torch.ones(3, 4), "should be a single number, got a tensor of shape (3, 4)"),
+        (np.ones(2), "should be a single number, got a numpy array of shape (2,)"),
+        (True, "should be a number, got the bool True"),
+        ("1.0", "should be a number, got the string '1.0'"),
+        ([1.0], "should be a number, got list"),
+        (None, "should be a number, got NoneType"),
+        (lambda: 1.0, "should be a number, got a function"),
+        (1 + 0j, "should be a number, got complex"),
+    ],
+)
+def test_a_wrong_type_where_a_number_is_expected_gets_a_message(capsys, answer, words):
+    out = run(capsys, answer, "softmax_cold_limit")
+    assert words in out and "Hint: " in out and "correct" not in out, out
+
+
+def test_a_value_where_a_function_is_expected_gets_a_message(capsys):
+    out = run(capsys, torch.zeros(3, 5), "rnn_step")
+    assert "should be a function" in out and "Hint: " in out
+    assert "returned None (is `return` missing?)" in run(capsys, lambda *args: None, "rnn_step")
+
+
+def test_stubs_print_exactly_what_the_notebooks_show(capsys):
+    assert run(capsys, None, "dependent_steps") == (
+        "[dependent_steps] not yet: your answer should be a number, got NoneType. "
+        "Hint: count the arrows from h_0 to h_100 in the unrolled chain.\n"
+    )
+
+    def stub(*args):
+        raise NotImplementedError
+
+    assert run(capsys, stub, "combine") == (
+        "[combine] not attempted yet: replace `raise NotImplementedError` with your code.\n"
+    )
+
+
+def test_counts_are_exact_and_floats_ask_for_the_exact_value():
+    assert compare(16640.0, 16640) is None and compare(np.int64(3), 3) is None
+    assert "not right" in compare(16639, 16640)
+    assert "whole number" in compare(16640.5, 16640)
+    assert compare(True, 1) is not None
+    assert compare(9 / 16 * (1 + 1e-8), 9 / 16) is None  # float32-level error: fine
+    assert "close but not exact" in compare(0.56, 9 / 16)
+    assert "not right" in compare(math.log2(50), math.log(50))
+
+
+def test_compare_says_how_many_values_a_tuple_has():
+    a = torch.ones(2)
+    assert "tuple of 2 values, got 3 values" in compare((a, a, a), (a, a))
+
+
+def test_the_linear_jacobian_is_checked_at_several_T_of_at_least_2(capsys):
+    seen = []
+
+    def spy(W, T):
+        seen.append(T)
+        return torch.linalg.matrix_power(W, T)
+
+    assert "correct!" in run(capsys, spy, "linear_rnn_jacobian")
+    assert min(seen) >= 2 and len(set(seen)) >= 3, seen
+
+
+def test_every_lambda_reference_has_a_worked_answer():
+    for name in COURSE:
+        ex = helpers.course.exercises.EXERCISES[name]
+        assert ex.worked or ex.reference.__name__ != "<lambda>", name
+
+
+@pytest.mark.parametrize("name", [n for n in COURSE if helpers.course.exercises.EXERCISES[n].worked])
+def test_a_worked_answer_reaches_the_reference(capsys, name):
+    ex = helpers.course.exercises.EXERCISES[name]
+    helpers.solution(name)
+    out = capsys.readouterr().out
+    assert ex.worked in out and "lambda" not in out
+    if not ex.wants_function:
+        value = ex.reference()
+        assert f"answer: {value!r}" in out
+        assert (str(value) if isinstance(value, int) else f"{value:.4g}") in ex.worked
+        return
+    assert str(ex.reference(2, 9, 16)) in ex.worked  # its example: B, N, d = 2, 9, 16
+    namespace = {}
+    exec(next(line for line in ex.worked.splitlines() if line.startswith("def ")), namespace)
+    assert "correct!" in run(capsys, namespace[name], name)  # its formula passes the check

@@ -1,0 +1,45 @@
+"""helpers.course.style: the course's log axes and tick labels."""
+
+import pytest
+
+from helpers.course.style import RoundPowers, log_axis, new_figure, tick_label
+
+
+def test_tick_labels_are_plain_from_1e_minus_3_to_1e5():
+    values = (1e-50, 1e-4, 0.001, 0.3, 1, 30, 3e4, 1e5, 3e7, 1e300)
+    assert [tick_label(v) for v in values] == [
+        "1e-50",
+        "1e-4",
+        "0.001",
+        "0.3",
+        "1",
+        "30",
+        "30000",
+        "1e5",
+        "3e7",
+        "1e300",
+    ]
+
+
+def test_log_axis_sets_the_scale_ticks_and_no_minor_ticks():
+    fig, ax = new_figure()
+    ax.plot([16, 64, 256], [0.5, 20, 3e5])
+    log_axis(ax, "x", ticks=[16, 64, 256])
+    log_axis(ax, "y", subs=(1.0, 3.0))
+    fig.canvas.draw()
+    assert ax.get_xscale() == ax.get_yscale() == "log"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["16", "64", "256"]
+    assert {"1", "3", "1e5", "3e5"} <= {t.get_text() for t in ax.get_yticklabels()}
+    assert not ax.xaxis.get_minor_locator()() and not ax.yaxis.get_minor_locator()()
+
+
+def test_round_powers_step_by_round_exponents():
+    assert RoundPowers().tick_values(1e-55, 10) == [10.0**k for k in range(-50, 1, 10)]
+    assert RoundPowers().tick_values(0.5, 2e4) == [1.0, 10.0, 100.0, 1000.0, 10000.0]
+    assert RoundPowers(base=2).tick_values(16, 8192) == [16.0, 64.0, 256.0, 1024.0, 4096.0]
+
+
+def test_log_axis_rejects_an_unknown_axis():
+    _, ax = new_figure()
+    with pytest.raises(ValueError, match="which"):
+        log_axis(ax, "z")

@@ -1,0 +1,68 @@
+"""Every registered widget, moved without a browser: each control redraws, and the
+drawing changes with the value. (tests/project/test_browser.py does the same in Chromium.)"""
+
+import ipywidgets as ipw
+import pytest
+
+import helpers  # noqa: F401  (registers every explorer)
+from helpers.course.widgets import Explorer, choice, explorers, sample_values, slider
+
+EXPLORERS = explorers()
+
+
+def drawing(explorer: Explorer) -> str:
+    return str(explorer.output.outputs[0]["data"])
+
+
+@pytest.mark.parametrize("name", sorted(EXPLORERS))
+def test_every_control_redraws_something_different(name):
+    explorer = EXPLORERS[name]()
+    assert explorer.error is None, explorer.error
+    assert explorer.output.outputs, "the first figure is drawn at once"
+    for label, control in explorer.controls.items():
+        assert control.description, f"{name}: control {label!r} has no label"
+        before, count = drawing(explorer), explorer.redraws
+        for value in sample_values(control):
+            control.value = value
+            assert explorer.error is None, f"{name}: {label}={value!r}: {explorer.error}"
+        assert explorer.redraws > count, f"{name}: moving {label!r} did not redraw"
+        assert drawing(explorer) != before, f"{name}: moving {label!r} left the drawing unchanged"
+
+
+def test_explorer_shows_a_value_error_as_a_message_not_a_traceback():
+    def draw(x):
+        if x > 2:
+            raise ValueError(f"x must be at most 2, got {x}")
+        return f"x = {x}"
+
+    explorer = Explorer(draw, {"x": slider("x", 0, 5, 1, 1)}, name="demo")
+    explorer.controls["x"].value = 4
+    assert explorer.error == "x must be at most 2, got 4"
+    assert "Cannot draw this: x must be at most 2" in drawing(explorer)
+    explorer.controls["x"].value = 2
+    assert explorer.error is None and "x = 2" in drawing(explorer)
+
+
+def test_explorer_repr_is_stable_for_nbval():
+    explorer = helpers.notebooks.nb00_start_here.explore_softmax()
+    assert repr(explorer) == "Explorer(softmax: temperature)"
+
+
+def test_softmax_widget_changes_the_bars():
+    explorer = helpers.notebooks.nb00_start_here.explore_softmax()
+    heights = lambda: [p.get_height() for p in explorer.result.axes[0].patches]
+    cold = (explorer.controls["temperature"].__setattr__("value", 0.1), heights())[1]
+    hot = (explorer.controls["temperature"].__setattr__("value", 5.0), heights())[1]
+    assert cold[0] > 0.99 and max(hot) < 0.4
+
+
+def test_slider_kind_follows_its_numbers():
+    assert isinstance(slider("n", 1, 10, 1, 5), ipw.IntSlider)
+    assert isinstance(slider("rho", 0.5, 1.5, 0.05, 1.0), ipw.FloatSlider)
+    assert slider("n", 1, 10, 1, 5).continuous_update is False
+
+
+def test_choice_slides_over_its_options_and_redraws_on_release():
+    control = choice("d_k", (1, 2, 4, 8), 4)
+    assert isinstance(control, ipw.SelectionSlider) and control.continuous_update is False
+    assert control.value == 4 and sample_values(control) == [1, 2, 8]

@@ -1,0 +1,38 @@
+"""Notebook 06's module: the complexity table, the grid-driven cost widget, the GPU figures."""
+
+import pytest
+
+from helpers import article, measure
+from helpers.article import MODELS
+from helpers.notebooks import nb06_parallelism_cost as nb06
+
+
+def test_grid_and_explorer_redraw_from_measurements():
+    grid = nb06.measure_grid(seq_lens=(8, 32), batches=(1, 2), dim=16, repeats=1)
+    assert set(grid.at(2, 32)) == set(MODELS) and grid.devices == ["cpu"]
+    explorer = nb06.explore_cost()
+    assert repr(explorer) == "Explorer(cost: sequence length, batch size)"
+    titles = lambda: [ax.get_title() for ax in explorer.result.axes]
+    explorer.controls["seq_len"].value = 8
+    assert "N=8" in titles()[1] and "N/d + 2 = 2.5" in titles()[1]  # 8/16 + 2
+    explorer.controls["batch"].value = 1
+    assert "B=1" in titles()[0] and explorer.error is None
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: article.article_models(10), "dim=10"),
+        (lambda: article.article_models(0), "dim"),
+        (lambda: measure.time_fn(lambda: None, repeats=0), "repeats"),
+        (lambda: article.time_models(0, 8), "batch"),
+        (lambda: article.time_models(2, -1), "seq_len"),
+        (lambda: article.counted_flops("LSTM", 1, 2, 4), "LSTM"),
+        (lambda: nb06.measure_grid(seq_lens=()), "seq_lens"),
+        (lambda: nb06.plot_cost(7, 1, nb06.Grid((8,), (1,), 16, {})), "seq_len=7"),
+    ],
+)
+def test_bad_input_raises_value_error(call, words):
+    with pytest.raises(ValueError) as info:
+        call()
+    assert words in str(info.value)

@@ -1,0 +1,34 @@
+"""helpers.positions: the sinusoidal encoding and the permutation test."""
+
+import math
+
+import pytest
+import torch
+
+import helpers
+from helpers import positions
+
+
+def test_encoding_formula_and_relative_positions():
+    pe = helpers.sinusoidal_positional_encoding(20, 8)
+    assert pe[3, 2].item() == pytest.approx(math.sin(3 / 10000 ** (2 / 8)), abs=1e-6)
+    assert pe[3, 3].item() == pytest.approx(math.cos(3 / 10000 ** (2 / 8)), abs=1e-6)
+    dots = (pe[:-4] * pe[4:]).sum(-1)  # PE[p] . PE[p + 4] does not depend on p
+    assert dots.max() - dots.min() < 1e-4
+
+
+def test_self_attention_is_permutation_equivariant_without_encoding():
+    g = torch.Generator().manual_seed(0)
+    torch.manual_seed(0)
+    layer = helpers.MultiHeadSelfAttention(16, 4)
+    x = torch.randn(1, 8, 16, generator=g)
+    perm = torch.randperm(8, generator=g)
+    assert positions.permutation_gap(layer, x, perm) < 1e-5
+    assert positions.permutation_gap(layer, x, perm, pe=helpers.sinusoidal_positional_encoding(8, 16)) > 0.05
+    assert positions.permutation_gap(layer, x, perm, mask=helpers.causal_mask(8)) > 0.05
+
+
+def test_permutation_gap_rejects_a_non_permutation():
+    layer = helpers.MultiHeadSelfAttention(4, 1)
+    with pytest.raises(ValueError, match="perm"):
+        positions.permutation_gap(layer, torch.ones(1, 3, 4), torch.tensor([0, 0, 1]))
