@@ -2,10 +2,12 @@
 drawing changes with the value. (tests/project/test_browser.py does the same in Chromium.)"""
 
 import ipywidgets as ipw
+import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 import helpers  # noqa: F401  (registers every explorer)
-from helpers.course.widgets import Explorer, choice, explorers, sample_values, slider
+from helpers.course.widgets import Explorer, _reuse_layout, choice, explorers, sample_values, slider
 
 EXPLORERS = explorers()
 
@@ -27,6 +29,26 @@ def test_every_control_redraws_something_different(name):
             assert explorer.error is None, f"{name}: {label}={value!r}: {explorer.error}"
         assert explorer.redraws > count, f"{name}: moving {label!r} did not redraw"
         assert drawing(explorer) != before, f"{name}: moving {label!r} left the drawing unchanged"
+
+
+def pixels(fig) -> np.ndarray:
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    return np.asarray(canvas.buffer_rgba())
+
+
+@pytest.mark.parametrize("name", sorted(n for n, f in EXPLORERS.items() if f().update is not None))
+def test_a_figure_updated_in_place_equals_one_drawn_anew(name):
+    explorer = EXPLORERS[name]()
+    for label, control in explorer.controls.items():
+        for value in sample_values(control):
+            control.value = value
+            fresh = explorer.draw(**explorer.values())
+            _reuse_layout(fresh, explorer._layout)
+            updated = pixels(explorer.result)
+            assert np.array_equal(updated, pixels(fresh)), (
+                f"{name}: {label}={value!r} differs from a new figure"
+            )
 
 
 def test_explorer_shows_a_value_error_as_a_message_not_a_traceback():
