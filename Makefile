@@ -44,7 +44,7 @@ gpu-bench: setup      ## on a CUDA machine: measure the GPU sweeps again into bu
 	$(PY) tools/gpu_bench.py
 
 .PHONY: slides colab
-slides: setup         ## export every notebook to reveal.js slides in build/slides/ (present live: RISE in `make lab`)
+slides: setup         ## reveal.js slides that present offline, in build/slides/ (serve: python -m http.server -d build/slides)
 	$(PY) tools/slides.py
 
 colab: setup          ## rewrite every notebook's Colab badge and setup cell from [tool.why-transformers] in pyproject.toml

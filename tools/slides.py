@@ -18,17 +18,25 @@ An author overrides any cell in the .py source, e.g. `# %% slideshow={"slide_typ
     python tools/slides.py            # export every notebook to build/slides/NN_name.slides.html
     python tools/slides.py 00 04      # only these
 
-The HTML loads reveal.js from unpkg.com (nbconvert's default), so showing it needs the
-internet; set REVEAL_URL_PREFIX to a local reveal.js 4 copy to present offline, or present
-live from JupyterLab with RISE (jupyterlab-rise, in requirements.txt), which needs nothing.
+The slides present with the network off. The first export installs pinned reveal.js,
+MathJax 2, require.js and jQuery from the npm registry into build/slides/vendor/ (VENDOR;
+nothing is committed), and the HTML loads them from there, with a template
+(tools/templates/offline_reveal/) that drops the mermaid and widget-renderer scripts. The
+Colab badge (an image on colab.research.google.com) is left out of the slides. Open the
+slides through a local web server, so that MathJax may load its fonts:
+
+    python -m http.server --directory build/slides 8000   # then http://localhost:8000/
 """
 
 from __future__ import annotations
 
 import base64
+import json
 import math
-import os
+import re
+import shutil
 import struct
+import subprocess
 import sys
 from pathlib import Path
 
@@ -37,6 +45,15 @@ import nbformat
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 OUT_DIR = ROOT / "build" / "slides"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+VENDOR = {"reveal.js": "4.0.2", "mathjax": "2.7.7", "requirejs": "2.1.10", "jquery": "2.2.4"}  # npm, pinned
+VENDOR_URLS = {  # relative to the slides; nbconvert's reveal template expects reveal.js 4.0.2, MathJax 2
+    "reveal_url_prefix": "vendor/node_modules/reveal.js",
+    "mathjax_url": "vendor/node_modules/mathjax/MathJax.js?config=TeX-AMS_CHTML-full,Safe",
+    "require_js_url": "vendor/node_modules/requirejs/require.js",
+    "jquery_url": "vendor/node_modules/jquery/dist/jquery.min.js",
+}
+COLAB_BADGE = re.compile(r"\[!\[Open In Colab\]\([^)]*\)\]\([^)]*\)\s*")
 
 SCREEN_ROWS = 32  # what fits on one reveal.js screen, in rows of text (~22 px each)
 MAX_CODE_LINES = 30  # never more code than this on one screen
@@ -137,16 +154,51 @@ def screens(nb: nbformat.NotebookNode) -> list[list]:
     return groups
 
 
+def installed_vendor(out_dir: Path) -> dict[str, str]:
+    """The versions of VENDOR's packages installed in out_dir/vendor (empty when none)."""
+    found = {}
+    for name in VENDOR:
+        meta = out_dir / "vendor" / "node_modules" / name / "package.json"
+        if meta.exists():
+            found[name] = json.loads(meta.read_text(encoding="utf-8"))["version"]
+    return found
+
+
+def install_vendor(out_dir: Path = OUT_DIR) -> None:
+    """npm-install VENDOR into out_dir/vendor, unless those exact versions are there already."""
+    if installed_vendor(out_dir) == VENDOR:
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        raise SystemExit("make slides needs npm (apt-get install npm) to fetch reveal.js and MathJax once")
+    vendor = out_dir / "vendor"
+    vendor.mkdir(parents=True, exist_ok=True)
+    specs = [f"{name}@{version}" for name, version in VENDOR.items()]
+    subprocess.run(
+        [npm, "install", "--no-audit", "--no-fund", "--no-save", "--prefix", str(vendor), *specs],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+
+
 def export(notebook: Path, out_dir: Path = OUT_DIR) -> Path:
-    """Write `notebook` as reveal.js slides (scrolling when a screen is too long); the path."""
+    """Write `notebook` as reveal.js slides that present offline (see the module docstring); the path."""
     from nbconvert import SlidesExporter
 
-    options = (
-        {"reveal_url_prefix": os.environ["REVEAL_URL_PREFIX"]} if os.environ.get("REVEAL_URL_PREFIX") else {}
+    install_vendor(out_dir)
+    nb = nbformat.read(notebook, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = COLAB_BADGE.sub("", cell.source)
+    exporter = SlidesExporter(
+        extra_template_basedirs=[str(TEMPLATES)],
+        template_name="offline_reveal",
+        reveal_scroll=True,
+        reveal_transition="none",
+        reveal_theme="white",  # its font ships with reveal.js ("simple" fetches two from Google Fonts)
+        **VENDOR_URLS,
     )
-    exporter = SlidesExporter(reveal_scroll=True, reveal_transition="none", **options)
-    body, _ = exporter.from_filename(str(notebook))
-    out_dir.mkdir(parents=True, exist_ok=True)
+    body, _ = exporter.from_notebook_node(nb)
     target = out_dir / f"{notebook.stem}.slides.html"
     target.write_text(body, encoding="utf-8")
     return target

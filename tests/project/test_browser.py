@@ -12,16 +12,24 @@ Without Chromium these tests skip (install it: `apt-get install chromium`); with
 a missing Chromium fails them. Set CHROMIUM=/path/to/chrome to use another binary.
 """
 
+import contextlib
+import functools
+import http.server
 import json
 import os
+import re
 import statistics
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 import browser_support as B  # noqa: E402
+
+sys.path.insert(0, str(B.ROOT / "tools"))
+import slides  # noqa: E402
 
 TARGET_MEDIAN_MS = 300  # the course's goal for a redraw, as a learner sees it
 LIMIT_MEDIAN_MS = 1500  # what fails the test: far above target even on a busy 2-core CPU
@@ -185,3 +193,69 @@ def test_lecture_mode_renders_in_browser(lab, browser):
     finally:
         page.close()
         lab.shutdown_kernels()
+
+
+_JS_SLIDE = (  # the index of the slide shown
+    "() => [...document.querySelectorAll('.reveal .slides > section')]"
+    ".findIndex(s => s.classList.contains('present'))"
+)
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def static_server(directory: Path):
+    """A local web server for `directory` (the slides load MathJax's fonts, which file:// forbids)."""
+    handler = functools.partial(QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+
+
+def test_exported_slides_present_with_the_network_blocked(chromium_path):
+    """`make slides` output: with every request off this machine refused, the deck of notebook 02
+    shows its slides, advances with the arrow key and renders its maths with the local MathJax."""
+    deck = B.ROOT / "notebooks" / "02_bptt_gradients.ipynb"
+    target = slides.export(deck)
+    html = target.read_text(encoding="utf-8")
+    loaded = re.findall(r'<(?:script|link)[^>]+(?:src|href)="(https?://[^"]+)"', html)
+    assert not loaded, f"the slides load from the network: {loaded}"
+    with static_server(target.parent) as url, B.chromium(chromium_path) as context:
+        refused = []
+
+        def only_local(route):
+            if route.request.url.startswith(url):
+                route.continue_()
+            else:
+                refused.append(route.request.url)
+                route.abort()
+
+        context.route("**/*", only_local)
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}/{target.name}")
+        page.wait_for_selector(".reveal.ready .slides > section.present", timeout=60_000)
+        page.wait_for_function(
+            "() => document.querySelectorAll('.MathJax_CHTML').length > 10", timeout=60_000
+        )
+        n_slides = page.evaluate("() => document.querySelectorAll('.reveal .slides > section').length")
+        before = page.evaluate(_JS_SLIDE)
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"() => ({_JS_SLIDE})() === {before + 1}", timeout=10_000)
+        maths = page.evaluate("() => document.querySelectorAll('.MathJax_CHTML').length")
+        errors_in_maths = page.evaluate("() => document.querySelectorAll('.MathJax_Error, merror').length")
+        B.SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(B.SCREENSHOTS / f"slides_offline__{deck.stem}.png"))
+        page.close()
+    assert n_slides >= 3, n_slides
+    assert maths > 10 and errors_in_maths == 0, (maths, errors_in_maths)
+    assert not refused, f"requests that needed the network: {refused}"
+    assert not errors, errors

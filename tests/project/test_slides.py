@@ -2,6 +2,7 @@
 (several slides, no screen with more code than fits), and the reveal.js export works."""
 
 import copy
+import re
 import sys
 from pathlib import Path
 
@@ -79,8 +80,14 @@ def test_rules_headings_setup_long_code_and_author_overrides():
     assert [slides.slide_type(c) for c in again.cells] == kinds, "idempotent"
 
 
-def test_export_to_reveal_js(tmp_path):
-    target = slides.export(NOTEBOOKS[0], tmp_path)
+def test_export_to_reveal_js_that_loads_nothing_from_the_network():
+    target = slides.export(NOTEBOOKS[0])  # build/slides/, where the pinned reveal.js and MathJax are
     html = target.read_text(encoding="utf-8")
     assert "reveal" in html and html.count("<section") >= MIN_SLIDES
     assert "Traceback" not in html
+    assert slides.installed_vendor(target.parent) == slides.VENDOR
+    loaded = re.findall(r'<(?:script|link|img)[^>]+(?:src|href)="(https?://[^"]+)"', html)
+    assert not loaded, f"scripts, styles or images from the network: {loaded}"
+    assert "@import url(http" not in html, "a style sheet that fetches fonts"
+    for url in slides.VENDOR_URLS.values():
+        assert (target.parent / url.split("?")[0]).exists(), url
