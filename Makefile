@@ -15,6 +15,10 @@ $(STAMP): requirements.txt pyproject.toml tools/jupyterlab_overrides.json
 	# JupyterLab's defaults for this course: no "get Jupyter news?" pop-up, no update check
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp tools/jupyterlab_overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
+	# nbgrader is for `make assignments`: keep its menus and server extensions out of a learner's lab
+	$(VENV)/bin/jupyter labextension disable --level=sys_prefix @jupyter/nbgrader >/dev/null
+	for ext in formgrader validate_assignment assignment_list course_list; do \
+		$(VENV)/bin/jupyter server extension disable --sys-prefix nbgrader.server_extensions.$$ext >/dev/null 2>&1; done
 	touch $(STAMP)
 
 lab: setup            ## open the course in JupyterLab on notebook 00
@@ -38,6 +42,10 @@ test-latest:          ## drift check as on Colab/Binder: newest releases pyproje
 	.venv-latest/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager torch==2.13.0 --editable . \
 		nbclient ipykernel nbformat nbconvert jupytext pytest pyyaml packaging
 	.venv-latest/bin/python tools/test_latest.py
+
+.PHONY: assignments
+assignments: setup    ## nbgrader assignments from the notebooks' exercises: build/assignments/{source,release}/ (NB=01 for one)
+	$(PY) tools/assignments.py $(NB)
 
 .PHONY: gpu-bench
 gpu-bench: setup      ## on a CUDA machine: measure the GPU sweeps again into build/gpu-bench/ (formats of helpers/data/gpu/)

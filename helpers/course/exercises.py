@@ -8,6 +8,7 @@ and a notebook calls `check("rnn_step", my_rnn_step)`; `solution("rnn_step")`
 prints the reference only when asked. An exercise without `make_inputs` asks for a
 value (a number), not a function; its `worked` text explains how to get it."""
 
+import dataclasses
 import inspect
 import numbers
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from ..checks import require_positive_int
 from ..seed import seeded
 
 
@@ -167,6 +169,20 @@ def check(name: str, answer: Any) -> None:
     ex = _lookup(name)
     with seeded(0):
         print(f"[{name}] {_verdict(ex, answer)}")
+
+
+def passes(name: str, answer: Any, trials: int | None = None, seed: int = 0) -> bool:
+    """True when `answer` is right: on `trials` fresh draws (default: the exercise's own) under `seed`.
+
+    For graders (tools/assignments.py writes nbgrader tests with it): `check` prints a verdict
+    for a learner, `passes` answers yes or no. Prints nothing.
+    """
+    ex = _lookup(name)
+    if trials is not None:
+        require_positive_int(trials, "trials")
+        ex = dataclasses.replace(ex, trials=trials)
+    with seeded(seed):
+        return _verdict(ex, answer) == "correct!"
 
 
 def _verdict(ex: Exercise, answer: Any) -> str:

@@ -1,0 +1,102 @@
+"""`make assignments`, end to end with nbgrader itself on notebooks 01 and 04: generate the
+assignment, submit it three times, autograde. The reference solutions get full marks, the
+untouched release gets zero, and a transposed weight in one answer loses exactly the points
+of that exercise."""
+
+import shutil
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+import assignments  # noqa: E402
+
+ASSIGNMENTS = ("01_recurrence", "04_attention")
+ANSWER = "rnn_step_answer"  # the answer cell that gets a wrong solution
+
+
+def submit(course: Path, student: str, assignment: str, nb: nbformat.NotebookNode) -> None:
+    folder = course / "submitted" / student / assignment
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, folder / f"{assignment}.ipynb")
+
+
+def filled(course: Path, assignment: str) -> nbformat.NotebookNode:
+    """The student release with every answer cell holding the reference solution."""
+    release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
+    source = nbformat.read(course / "source" / assignment / f"{assignment}.ipynb", as_version=4)
+    solutions = {c.metadata.nbgrader["grade_id"]: c.source for c in source.cells if "nbgrader" in c.metadata}
+    for cell in release.cells:
+        if cell.metadata.get("nbgrader", {}).get("solution"):
+            cell.source = solutions[cell.metadata.nbgrader["grade_id"]]
+    return release
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """{(student, assignment): {grade_id: (score, max_score)}} after nbgrader autograde."""
+    course = tmp_path_factory.mktemp("course")
+    points = assignments.generate([a[:2] for a in ASSIGNMENTS], course=course)
+    assert set(points) == set(ASSIGNMENTS)
+    for assignment in ASSIGNMENTS:
+        release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
+        submit(course, "unfilled", assignment, release)
+        submit(course, "reference", assignment, filled(course, assignment))
+        wrong = filled(course, assignment)
+        if assignment == "01_recurrence":  # the classic slip: W_hh instead of its transpose
+            cell = next(c for c in wrong.cells if c.metadata.get("nbgrader", {}).get("grade_id") == ANSWER)
+            assert "h_prev @ W_hh.T" in cell.source
+            cell.source = cell.source.replace("h_prev @ W_hh.T", "h_prev @ W_hh")
+        submit(course, "transposed", assignment, wrong)
+        assignments.nbgrader("autograde", assignment, "--create", "--force", course=course)
+    from nbgrader.api import Gradebook
+
+    scores = {}
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        for assignment in ASSIGNMENTS:
+            for student in ("unfilled", "reference", "transposed"):
+                nb = gb.find_submission_notebook(assignment, assignment, student)
+                scores[student, assignment] = {g.name: (g.score, g.max_score) for g in nb.grades}
+    shutil.rmtree(course / "autograded", ignore_errors=True)
+    return course, points, scores
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_the_release_has_no_solution_and_no_hidden_test(assignment, graded):
+    course, points, _ = graded
+    read = lambda kind: nbformat.read(course / kind / assignment / f"{assignment}.ipynb", as_version=4)
+    source, release = read("source"), read("release")
+    answers = [c for c in source.cells if c.metadata.get("nbgrader", {}).get("solution")]
+    assert len(answers) == len(points[assignment]) >= 3
+    text = "\n".join(c.source for c in release.cells)
+    assert "BEGIN SOLUTION" not in text and "HIDDEN TESTS" not in text and "seed=2024" not in text
+    stubs = {c.metadata.nbgrader["grade_id"]: c.source for c in release.cells if "nbgrader" in c.metadata}
+    for cell in answers:  # each answer cell: the stub's signature, no line of the solution
+        solution = cell.source.split("### BEGIN SOLUTION")[1].split("### END SOLUTION")[0]
+        stub = stubs[cell.metadata.nbgrader["grade_id"]]
+        assert "raise NotImplementedError" in stub
+        for line in filter(None, (x.strip() for x in solution.splitlines())):
+            assert line not in stub, f"{assignment}: the release shows the solution line {line!r}"
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_reference_solutions_get_full_marks_and_the_release_zero(assignment, graded):
+    _, points, scores = graded
+    total = sum(points[assignment].values())
+    reference = scores["reference", assignment]
+    assert sum(s for s, _ in reference.values()) == sum(m for _, m in reference.values()) == total
+    assert sum(s for s, _ in scores["unfilled", assignment].values()) == 0
+
+
+def test_a_transposed_weight_loses_exactly_that_exercise(graded):
+    _, points, scores = graded
+    got = scores["transposed", "01_recurrence"]
+    assert got["rnn_step_tests"] == (0, points["01_recurrence"]["rnn_step"])
+    others = {k: v for k, v in got.items() if k != "rnn_step_tests"}
+    assert all(score == full for score, full in others.values()), others
+    assert sum(s for s, _ in scores["transposed", "04_attention"].values()) == sum(
+        points["04_attention"].values()
+    )
