@@ -1,6 +1,7 @@
 """One plotting style for the whole course; figures are built without pyplot state."""
 
 import math
+import re
 
 import matplotlib
 from matplotlib.figure import Figure
@@ -111,14 +112,53 @@ def finite_or_marked(ax, x, y, *, label: str | None = None, **line_kw):
     return line
 
 
+TEX_WORDS = {"|": "‖", "partial": "∂", "rho": "ρ", "tau": "τ", "sqrt": "√", "cdot": "·"}
+
+
+def _plain(label: str) -> str:
+    """A label without TeX markup, as a screen reader should say it."""
+    word = lambda m: TEX_WORDS.get(m.group(1), m.group(1) + m.group(2))  # \tanh x keeps its space
+    label = re.sub(r"\\(\||[a-z]+)(\s*)", word, label)
+    return " ".join(label.replace("$", "").replace("\\", "").replace("{", "").replace("}", "").split())
+
+
+def _axes_text(ax) -> str:
+    """What one panel plots, from its own labels: title, y against x (with log scales), line labels."""
+    scale = lambda axis, label: f"{label} (log scale)" if axis == "log" and "log" not in label else label
+    y, x = scale(ax.get_yscale(), ax.get_ylabel()), scale(ax.get_xscale(), ax.get_xlabel())
+    kind = "bars" if ax.patches and not ax.get_lines() else "image" if ax.images else "lines"
+    text = f"{ax.get_title() or 'a panel'}: {kind} of {y or 'values'} against {x or 'position'}"
+    labels = [t.get_text() for legend in [ax.get_legend()] if legend for t in legend.get_texts()]
+    return _plain(text + (f" ({len(labels)} shown: {'; '.join(labels)})" if labels else ""))
+
+
+def describe(fig: Figure) -> str:
+    """A text description of `fig` for screen readers (the image's alt text): what each panel
+    plots, from its labels, then what the figure shows, if its plot function said (`finding`)."""
+    panels = [_axes_text(ax) for ax in fig.axes if ax.get_label() != "<colorbar>"]
+    text = f"Figure with {len(panels)} panel{'s' * (len(panels) > 1)}. " + ". ".join(panels) + "."
+    return text + (f" {fig.finding}" if getattr(fig, "finding", "") else "")
+
+
+def finding(fig: Figure, text: str) -> Figure:
+    """Say in one sentence what `fig` shows; screen readers read it after describe()'s account."""
+    fig.finding = text
+    return fig
+
+
+def png_with_alt(fig: Figure) -> tuple[bytes, dict]:
+    """The figure as PNG, with its description as the image's alt text (notebook output metadata)."""
+    from IPython.core.pylabtools import print_figure
+
+    return print_figure(fig, "png"), {"alt": describe(fig)}
+
+
 def _show_figures_in_ipython() -> None:
-    """Let a returned Figure display as a PNG in Jupyter, without pyplot's global state."""
+    """Let a returned Figure display as a PNG in Jupyter, with alt text, without pyplot's global state."""
     try:
         from IPython import get_ipython
     except ImportError:
         return
     shell = get_ipython()
     if shell is not None:
-        from IPython.core.pylabtools import print_figure
-
-        shell.display_formatter.formatters["image/png"].for_type(Figure, lambda fig: print_figure(fig, "png"))
+        shell.display_formatter.formatters["image/png"].for_type(Figure, png_with_alt)

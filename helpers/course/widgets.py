@@ -9,6 +9,8 @@ import ipywidgets as ipw
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from .style import describe
+
 EXPLORERS: dict[str, Callable[[], "Explorer"]] = {}
 
 
@@ -69,9 +71,12 @@ def _display_bundle(result) -> dict:
     """A notebook display_data output for a Figure (PNG) or any other value (text)."""
     if isinstance(result, Figure):
         data = {"image/png": _png(result, fast=True), "text/plain": repr(result)}
-    else:
-        data = {"text/plain": str(result)}
-    return {"output_type": "display_data", "data": data, "metadata": {}}
+        return {
+            "output_type": "display_data",
+            "data": data,
+            "metadata": {"image/png": {"alt": describe(result)}},
+        }
+    return {"output_type": "display_data", "data": {"text/plain": str(result)}, "metadata": {}}
 
 
 def _layout_of(fig: Figure) -> tuple:
@@ -143,15 +148,17 @@ class Explorer(ipw.VBox):
         self.redraws += 1
         self.last_redraw_s = time.perf_counter() - start
 
-    def _repr_mimebundle_(self, **kwargs) -> dict | None:
+    def _repr_mimebundle_(self, **kwargs) -> dict | tuple[dict, dict] | None:
         """The live widget, plus a PNG of its figure for renderers that draw no widgets.
 
         GitHub, nbviewer and VS Code's preview show the PNG; JupyterLab, Notebook and Colab
-        prefer the widget view when a kernel runs it.
+        prefer the widget view when a kernel runs it. The PNG carries the figure's description
+        as its alt text (output metadata).
         """
         data = super()._repr_mimebundle_(**kwargs)
         if data is not None and isinstance(self.result, Figure):
             data["image/png"] = _png(self.result)
+            return data, {"image/png": {"alt": describe(self.result)}}
         return data
 
     def __repr__(self) -> str:  # the text/plain that nbval compares: stable, short

@@ -43,3 +43,19 @@ def test_log_axis_rejects_an_unknown_axis():
     _, ax = new_figure()
     with pytest.raises(ValueError, match="which"):
         log_axis(ax, "z")
+
+
+def test_a_figure_is_described_by_its_own_labels_and_finding():
+    from helpers.course.style import describe, finding, new_figure
+
+    fig, (left, right) = new_figure(1, 2)
+    left.plot([1, 2], [1, 10], label="rho = 0.9")
+    left.plot([1, 2], [1, 5], label="rho = 1.1")
+    left.set(yscale="log", xlabel="steps back T", ylabel=r"$\|\partial h_T/\partial h_0\|$", title="linear")
+    left.legend()
+    right.bar(["a", "b"], [0.2, 0.8])
+    right.set(xlabel="score", ylabel="probability")
+    text = describe(finding(fig, "The norm grows for rho > 1."))
+    assert text.startswith("Figure with 2 panels. linear: lines of ‖∂h_T/∂h_0‖ (log scale) against steps")
+    assert "(2 shown: rho = 0.9; rho = 1.1)" in text and "bars of probability against score" in text
+    assert text.endswith("The norm grows for rho > 1.")

@@ -115,3 +115,20 @@ def test_progress_is_saved_finished(nb):
             assert "0%|" not in text, f"{nb.name} {cell['id']}: a progress bar saved at its first frame"
             for done, total in re.findall(r"Adam steps: (\d+)/(\d+)", text):
                 assert done == total, f"{nb.name} {cell['id']}: progress saved at {done}/{total}"
+
+
+GENERIC_ALT = re.compile(r"^(<Figure|Figure$|image$|No description)")
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_figure_says_what_it_plots(nb):
+    """Each image output carries a specific text description (alt text for screen readers):
+    what each panel plots, from its labels (helpers.course.style.describe)."""
+    for i, cell in enumerate(json.loads(nb.read_text())["cells"]):
+        for out in cell.get("outputs", []):
+            if "image/png" not in out.get("data", {}):
+                continue
+            alt = out.get("metadata", {}).get("image/png", {}).get("alt", "")
+            assert alt and not GENERIC_ALT.match(alt), f"cell {i}: image without a description: {alt!r}"
+            specific = len(alt) >= 60 and " against " in alt  # names what is plotted against what
+            assert specific, f"{nb.name} cell {i}: too vague a description: {alt!r}"
