@@ -26,6 +26,10 @@ Colab badge (an image on colab.research.google.com) is left out of the slides. O
 slides through a local web server, so that MathJax may load its fonts:
 
     python -m http.server --directory build/slides 8000   # then http://localhost:8000/
+
+Beside each deck, NN_name.handout.html is the notebook as one printable page with every
+figure (nbconvert's HTML export, offline the same way; print it to PDF from the browser:
+nbconvert's own PDF export needs a TeX installation or a Chromium download).
 """
 
 from __future__ import annotations
@@ -181,17 +185,42 @@ def install_vendor(out_dir: Path = OUT_DIR) -> None:
     )
 
 
+def _without_badge(notebook: Path) -> nbformat.NotebookNode:
+    """The notebook without its Colab badge (an image on colab.research.google.com)."""
+    nb = nbformat.read(notebook, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = COLAB_BADGE.sub("", cell.source)
+    return nb
+
+
+def handout(notebook: Path, out_dir: Path = OUT_DIR) -> Path:
+    """Write `notebook` as one printable HTML page with every figure, offline like the slides."""
+    from nbconvert import HTMLExporter
+
+    install_vendor(out_dir)
+    urls = {k: v for k, v in VENDOR_URLS.items() if k in ("mathjax_url", "require_js_url")}
+    exporter = HTMLExporter(
+        extra_template_basedirs=[str(TEMPLATES)],
+        extra_template_paths=[str(TEMPLATES)],
+        template_name="offline_lab",
+        **urls,
+    )
+    body, _ = exporter.from_notebook_node(_without_badge(notebook))
+    target = out_dir / f"{notebook.stem}.handout.html"
+    target.write_text(body, encoding="utf-8")
+    return target
+
+
 def export(notebook: Path, out_dir: Path = OUT_DIR) -> Path:
     """Write `notebook` as reveal.js slides that present offline (see the module docstring); the path."""
     from nbconvert import SlidesExporter
 
     install_vendor(out_dir)
-    nb = nbformat.read(notebook, as_version=4)
-    for cell in nb.cells:
-        if cell.cell_type == "markdown":
-            cell.source = COLAB_BADGE.sub("", cell.source)
+    nb = _without_badge(notebook)
     exporter = SlidesExporter(
         extra_template_basedirs=[str(TEMPLATES)],
+        extra_template_paths=[str(TEMPLATES)],
         template_name="offline_reveal",
         reveal_scroll=True,
         reveal_transition="none",
@@ -208,4 +237,5 @@ if __name__ == "__main__":
     prefixes = sys.argv[1:]
     for nb in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
         if not prefixes or nb.name[:2] in prefixes:
-            print(f"{nb.stem}: {export(nb).relative_to(ROOT)}", flush=True)
+            slides, page = export(nb), handout(nb)
+            print(f"{nb.stem}: {slides.relative_to(ROOT)}, {page.relative_to(ROOT)}", flush=True)

@@ -259,3 +259,29 @@ def test_exported_slides_present_with_the_network_blocked(chromium_path):
     assert maths > 10 and errors_in_maths == 0, (maths, errors_in_maths)
     assert not refused, f"requests that needed the network: {refused}"
     assert not errors, errors
+
+
+@pytest.mark.parametrize("export", ["export", "handout"])
+def test_no_serious_accessibility_violation_in_slides_or_handout(export, chromium_path):
+    """axe-core (axe-playwright-python) on the offline slide deck and the printable handout of
+    notebook 04: no violation of impact "serious" or "critical"; every figure has its alt text."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    deck = B.ROOT / "notebooks" / "04_attention.ipynb"
+    target = getattr(slides, export)(deck)
+    with static_server(target.parent) as url, B.chromium(chromium_path) as context:
+        context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(url) else r.abort())
+        page = context.new_page()
+        page.goto(f"{url}/{target.name}")
+        page.wait_for_function(
+            "() => document.querySelectorAll('.MathJax_CHTML').length > 10", timeout=60_000
+        )
+        results = Axe().run(page).response
+        alts = page.evaluate("() => [...document.querySelectorAll('img')].map(i => i.alt)")
+        page.close()
+    record = {v["id"]: (v["impact"], len(v["nodes"])) for v in results["violations"]}
+    B.ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (B.ARTIFACTS / f"axe__{target.stem}.json").write_text(json.dumps(record, indent=1))
+    serious = {k: v for k, v in record.items() if v[0] in ("serious", "critical")}
+    assert not serious, f"axe: {serious}"
+    assert alts and all(a.startswith("Figure with") for a in alts), alts
