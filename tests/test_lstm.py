@@ -1,5 +1,6 @@
-"""helpers.lstm against PyTorch: the cell, the sequence, the cell path; each promised ValueError."""
+"""helpers.lstm against PyTorch: the cell, the sequence, the cell path, ||dh_k/dx_1||; each ValueError."""
 
+import pytest
 import torch
 from torch.testing import assert_close
 
@@ -31,3 +32,72 @@ def test_checks_say_not_attempted_for_stubs(capsys):
     assert "not attempted yet" in capsys.readouterr().out
     helpers.check("cell_path", lambda f: f.prod(0))
     assert "correct" in capsys.readouterr().out
+
+
+def autograd_input_norms(cell, x):
+    """||dh_k/dx_1||_F for k = 1..T by autograd through the torch cell itself (the reference)."""
+    cell = cell.double()
+    lstm = isinstance(cell, torch.nn.LSTMCell)
+
+    def h_k(x1, k):
+        state = None
+        for t in range(k):
+            state = cell(x1 if t == 0 else x[t], state)
+        return state[0] if lstm else state
+
+    jac = torch.autograd.functional.jacobian
+    return torch.stack([jac(lambda x1, k=k: h_k(x1, k), x[0]).norm() for k in range(1, x.shape[0] + 1)])
+
+
+@pytest.mark.parametrize("kind", [torch.nn.LSTMCell, torch.nn.RNNCell])
+def test_input_gradient_norms_equal_autograd_through_torch_cells(kind, g):
+    cells = [kind(5, 7), kind(5, 7)]
+    x = torch.randn(2, 9, 5, dtype=torch.float64, generator=g)  # one sequence per cell
+    ours = lstm.input_gradient_norms(cells, x)
+    assert ours.dtype == torch.float64 and ours.shape == (2, 9)
+    for m, cell in enumerate(cells):
+        assert_close(ours[m], autograd_input_norms(cell, x[m]), atol=0, rtol=1e-10)
+    every4 = lstm.input_gradient_norms(cells, x, every=4)  # k = 4, 8 and the last, 9
+    assert_close(every4, ours[:, [3, 7, 8]], atol=0, rtol=1e-12)
+    shared = lstm.input_gradient_norms(cells[:1], x[0])  # x (T, d_in): the same inputs for every cell
+    assert_close(shared, ours[:1], atol=0, rtol=1e-12)
+
+
+def test_input_gradient_norms_cell_path_is_the_product_of_forget_gates(g):
+    cells = [lstm.set_forget_bias(torch.nn.LSTMCell(5, 6), b) for b in (0.0, 2.0)]
+    x = torch.randn(12, 5, dtype=torch.float64, generator=g)
+    norms, cell = lstm.input_gradient_norms(cells, x, every=3, with_cell_path=True)
+    assert_close(norms, lstm.input_gradient_norms(cells, x, every=3))
+    for m, c in enumerate(cells):
+        b = c.bias_ih.detach().double() + c.bias_hh.detach().double()  # summed in float64, as the helper does
+        _, _, gates = lstm.lstm_sequence(x, c.weight_ih.detach().double(), c.weight_hh.detach().double(), b)
+        assert_close(cell[m], gates.f.cumprod(dim=0).max(dim=1).values[2::3], atol=0, rtol=1e-10)
+    with pytest.raises(ValueError, match="cell path"):
+        lstm.input_gradient_norms([torch.nn.RNNCell(5, 6)], x, with_cell_path=True)
+
+
+def test_input_gradient_norms_underflow_to_zero_never_nan(g):
+    cell = lstm.set_forget_bias(torch.nn.LSTMCell(4, 4), -30.0)  # f ~ 1e-13: gone in a few dozen steps
+    with torch.no_grad():
+        cell.weight_hh.zero_()
+    norms = lstm.input_gradient_norms([cell], torch.randn(400, 4, dtype=torch.float64, generator=g))
+    assert not norms.isnan().any() and norms[0, -1] == 0.0 and norms[0, 0] > 0
+
+
+@pytest.mark.parametrize(
+    "cells, x, every, words",
+    [
+        ([], torch.ones(3, 4), 1, "cells must be"),
+        ([torch.nn.GRUCell(4, 2)], torch.ones(3, 4), 1, "cells must be"),
+        ([torch.nn.LSTMCell(4, 2), torch.nn.RNNCell(4, 2)], torch.ones(3, 4), 1, "one kind and one size"),
+        ([torch.nn.RNNCell(4, 2, nonlinearity="relu")], torch.ones(3, 4), 1, "tanh"),
+        ([torch.nn.LSTMCell(4, 2)], torch.ones(3, 5), 1, "d_in = 4"),
+        ([torch.nn.LSTMCell(4, 2)], torch.ones(2, 3, 4), 1, "M = 1"),
+        ([torch.nn.LSTMCell(4, 2)], torch.ones(3, 4), 0, "every"),
+        ([torch.nn.LSTMCell(4, 2)], [[1.0] * 4], 1, "x must be a torch.Tensor"),
+    ],
+)
+def test_input_gradient_norms_bad_input_raises_a_clear_value_error(cells, x, every, words):
+    with pytest.raises(ValueError) as info:
+        lstm.input_gradient_norms(cells, x, every=every)
+    assert words in str(info.value)

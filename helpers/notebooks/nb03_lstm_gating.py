@@ -5,15 +5,16 @@ import itertools
 import math
 
 import torch
+from matplotlib.ticker import MaxNLocator
 
 from ..checks import require_positive_int
 from ..course.exercises import register_exercise
 from ..course.style import COLORS, finite_or_marked, fix_margins, log_axis, new_figure
+from ..course.tables import Table
 from ..course.widgets import Explorer, register, slider
-from ..jacobians import jacobian_norms, lstm_gradient_norms
-from ..lstm import cell_path, lstm_sequence, set_forget_bias, weights64
-from ..rnn import rnn_weights
+from ..lstm import cell_path, input_gradient_norms, lstm_sequence, set_forget_bias, weights64
 from ..seed import seeded
+from ..spectra import spectral_radius
 
 D = 64  # hidden size of the experiments (and input size)
 T_MAX = 500  # the longest sequence the figures and widgets compute
@@ -35,27 +36,66 @@ def random_inputs(T: int, d: int = D, seed: int = SEED) -> torch.Tensor:
 
 
 EVERY = 5  # the cached curves keep ||.|| at k = 5, 10, ..., T_MAX: 100 points, a fast redraw
+FORGET_BIASES = tuple(k / 2 for k in range(-2, 11))  # the widget's slider: -1, -0.5, ..., 5
+RNNS = {"RNN": False, "orthogonal RNN": True}  # the two baselines: is W_hh orthogonal?
 
 
-@functools.lru_cache(maxsize=64)
-def lstm_curves(forget_bias: float) -> tuple[torch.Tensor, torch.Tensor]:
-    """(all paths ||dc_k/dc_0||, cell path max_j prod f) at k = 5, 10, ..., 500 for the experiment's
-    LSTM (d = 64, seed 3, PyTorch's default initialisation) with this forget bias."""
-    return lstm_gradient_norms(*weights64(make_lstm(forget_bias)), random_inputs(T_MAX), every=EVERY)
+def make_rnn(orthogonal: bool = False, d: int = D, seed: int = SEED) -> torch.nn.RNNCell:
+    """A tanh RNNCell(d, d) at PyTorch's default initialisation; W_hh orthogonal (rho = 1) if asked.
+
+    Both draw the same W_ih and biases (same seed); only W_hh differs.
+    """
+    require_positive_int(d, "d (the hidden size)")
+    with seeded(seed):
+        cell = torch.nn.RNNCell(d, d)
+        if orthogonal:
+            torch.nn.init.orthogonal_(cell.weight_hh)
+    return cell
+
+
+def last_state(cell: torch.nn.LSTMCell | torch.nn.RNNCell):
+    """The torch cell as f: x (B, N, d_in) -> h_N (B, d_h), run from zero state (for autograd)."""
+
+    def f(x):
+        state = None
+        for t in range(x.shape[1]):  # step t needs step t-1
+            state = cell(x[:, t], state)
+        return state[0] if isinstance(cell, torch.nn.LSTMCell) else state
+
+    return f
+
+
+_LSTM_CURVES: dict[float, tuple[torch.Tensor, torch.Tensor]] = {}  # forget bias -> its two curves
+
+
+def lstm_curves(*forget_biases: float) -> list[tuple[torch.Tensor, torch.Tensor]]:
+    """Per forget bias, (||dh_k/dx_1||_F, cell path max_j prod f) at k = 5, 10, ..., 500 for the
+    experiment's LSTM (d = 64, seed 3, PyTorch's default initialisation). Cached; the biases not yet
+    cached are computed together, in one pass."""
+    for bias in forget_biases:
+        if isinstance(bias, bool) or not isinstance(bias, (int, float)) or not -5 <= bias <= 10:
+            raise ValueError(f"forget bias must be a number between -5 and 10, got {bias!r}")
+    missing = sorted({float(b) for b in forget_biases} - _LSTM_CURVES.keys())
+    if missing:
+        cells = [make_lstm(b) for b in missing]
+        norms, cell = input_gradient_norms(cells, random_inputs(T_MAX), every=EVERY, with_cell_path=True)
+        _LSTM_CURVES.update(zip(missing, zip(norms, cell)))  # each (100,): k = 5, 10, ..., 500
+    return [_LSTM_CURVES[float(b)] for b in forget_biases]
 
 
 @functools.lru_cache(maxsize=1)
-def rnn_curve() -> torch.Tensor:
-    """||dh_k/dh_0||_2 at k = 5, 10, ..., 500 of a tanh RNNCell(64, 64) (seed 3, default init), same inputs.
+def rnn_curves() -> dict[str, torch.Tensor]:
+    """||dh_k/dx_1||_F at k = 5, 10, ..., 500 of the two RNNs of RNNS (seed 3), the LSTM's inputs."""
+    cells = [make_rnn(orthogonal) for orthogonal in RNNS.values()]
+    return dict(zip(RNNS, input_gradient_norms(cells, random_inputs(T_MAX), every=EVERY)))
 
-    Computed by bptt.jacobian_norms; the bias rides along as an extra input fixed at 1:
-    W_xh x_t + b = [W_xh | b] [x_t; 1].
-    """
-    with seeded(SEED):
-        W_xh, W_hh, b = rnn_weights(torch.nn.RNNCell(D, D))
-    x1 = torch.cat([random_inputs(T_MAX), torch.ones(T_MAX, 1, dtype=torch.float64)], dim=1)  # (T, D + 1)
-    norms = jacobian_norms(W_hh, T_MAX, x=x1, W_xh=torch.cat([W_xh, b[:, None]], dim=1))  # (T,)
-    return norms[EVERY - 1 :: EVERY]
+
+@functools.lru_cache(maxsize=len(RNNS))
+def rnn_rho(name: str) -> float:
+    """The spectral radius of W_hh of one of the RNNS."""
+    if name not in RNNS:
+        raise ValueError(f"name must be one of {list(RNNS)}, got {name!r}")
+    return spectral_radius(make_rnn(RNNS[name]).weight_hh.detach())
 
 
 def curve_steps(T: int = T_MAX) -> list[int]:
@@ -63,25 +103,39 @@ def curve_steps(T: int = T_MAX) -> list[int]:
     return list(range(EVERY, T + 1, EVERY))
 
 
-def gradient_norm_at(T: int, forget_bias: float | None = None) -> float:
-    """||dc_T/dc_0|| of the experiment's LSTM (or ||dh_T/dh_0|| of its RNN when forget_bias is None)."""
-    if T % EVERY or not EVERY <= T <= T_MAX:
+def gradient_norm_at(T: int, model: str | float) -> float:
+    """||dh_T/dx_1||_F of "RNN", "orthogonal RNN", or the experiment's LSTM with this forget bias."""
+    if isinstance(T, bool) or not isinstance(T, int) or T % EVERY or not EVERY <= T <= T_MAX:
         raise ValueError(f"T must be a multiple of {EVERY} between {EVERY} and {T_MAX}, got {T!r}")
-    curve = rnn_curve() if forget_bias is None else lstm_curves(float(forget_bias))[0]
+    curve = rnn_curves()[model] if model in RNNS else lstm_curves(model)[0][0]
     return curve[T // EVERY - 1].item()
 
 
+def gradient_table(Ts: tuple = (50, 200, 500), biases: tuple = (0.0, 1.0, 3.0)) -> Table:
+    """||dh_T/dx_1||_F at each T: the two RNNs (with rho of W_hh), then the LSTM at each forget bias."""
+    rows = [
+        [f"{name} (rho = {rnn_rho(name):.2f})"] + [gradient_norm_at(T, name) for T in Ts] for name in RNNS
+    ]
+    rows += [[f"LSTM, forget bias {b:g}"] + [gradient_norm_at(T, b) for T in Ts] for b in biases]
+    return Table(["model"] + [f"T = {T}" for T in Ts], [[r[0]] + [f"{v:.1e}" for v in r[1:]] for r in rows])
+
+
+def decay_per_step(model: str | float, T0: int = 50, T1: int = 500) -> float:
+    """The mean factor per step by which ||dh_T/dx_1||_F shrinks from T0 to T1 (models: gradient_norm_at)."""
+    if not T0 < T1:
+        raise ValueError(f"T0 must be below T1, got T0={T0!r}, T1={T1!r}")
+    logs = [math.log(gradient_norm_at(T, model)) for T in (T0, T1)]
+    return math.exp((logs[1] - logs[0]) / (T1 - T0))
+
+
 def seed_spread(forget_bias: float, Ts: tuple = (50, 500), seeds: range = range(8)) -> dict[int, list[float]]:
-    """||dc_T/dc_0|| at each T in Ts (multiples of 5) for LSTMs drawn with several seeds (weights, inputs)."""
-    if any(T % EVERY or T < EVERY for T in Ts):
+    """||dh_T/dx_1||_F at each T in Ts (multiples of 5) of LSTMs drawn with several seeds (weights, x)."""
+    if any(isinstance(T, bool) or not isinstance(T, int) or T % EVERY or T < EVERY for T in Ts):
         raise ValueError(f"each T in Ts must be a positive multiple of {EVERY}, got {Ts!r}")
-    out = {T: [] for T in Ts}
-    for seed in seeds:
-        W, x = weights64(make_lstm(forget_bias, seed=seed)), random_inputs(max(Ts), seed=seed)
-        norms, _ = lstm_gradient_norms(*W, x, every=EVERY)  # k = 5, 10, ...
-        for T in Ts:
-            out[T].append(norms[T // EVERY - 1].item())
-    return out
+    cells = [make_lstm(forget_bias, seed=seed) for seed in seeds]
+    x = torch.stack([random_inputs(max(Ts), seed=seed) for seed in seeds])  # (seeds, T, D)
+    norms = input_gradient_norms(cells, x, every=EVERY)  # (seeds, T // 5): k = 5, 10, ...
+    return {T: norms[:, T // EVERY - 1].tolist() for T in Ts}
 
 
 # --- the figures ----------------------------------------------------------------------------
@@ -89,109 +143,151 @@ def seed_spread(forget_bias: float, Ts: tuple = (50, 500), seeds: range = range(
 
 def _finish_gradient_axes(ax, title: str) -> None:
     """Log y axis ticked at round decades (1, 1e-50, ...), the line ||.|| = 1, labels, legend."""
-    ax.axhline(1.0, color=COLORS[7], lw=0.6, label="norm 1: no decay")
+    ax.axhline(1.0, color=COLORS[7], lw=0.6, label=NO_DECAY)
     log_axis(ax, "y")
-    ax.set(xlabel="sequence length T (steps back)", ylabel="gradient norm (log scale)", title=title)
+    ax.xaxis.set_major_locator(MaxNLocator(6, steps=[1, 2, 5, 10]))  # few tick labels: each costs redraw time
+    ax.set(xlabel="T (steps back)", ylabel="‖∂h_T/∂x_1‖_F", title=title)
     ax.legend(fontsize=8, loc="lower left")
+
+
+@functools.lru_cache(maxsize=32)
+def _gate_lines(forget_bias: float, T: int) -> dict[str, torch.Tensor]:
+    """What plot_gates draws: the mean over units of i, f, o per step, and f's 10th and 90th percentiles."""
+    _, _, gates = lstm_sequence(random_inputs(T), *weights64(make_lstm(forget_bias)))  # checks T, bias
+    means = {name: getattr(gates, name).mean(dim=1) for name in "ifo"}
+    return {**means, "f10": gates.f.quantile(0.1, dim=1), "f90": gates.f.quantile(0.9, dim=1)}
+
+
+def _gate_texts(forget_bias: float) -> tuple[float, str, str]:
+    """sigmoid(forget bias), its legend label, and the title (short: every glyph costs redraw time)."""
+    expected = 1 / (1 + math.exp(-forget_bias))
+    return expected, f"σ(forget bias) = {expected:.2f}", f"LSTM gates, forget bias {forget_bias:g}"
 
 
 def plot_gates(forget_bias: float = 0.0, T: int = 60):
     """The gates over a random sequence: mean over units of i, f, o per step, and the f of 10-90% of units."""
-    _, _, gates = lstm_sequence(random_inputs(T), *weights64(make_lstm(forget_bias)))  # checks T, bias
+    lines = _gate_lines(forget_bias, T)
+    expected, label, title = _gate_texts(forget_bias)
     steps = range(1, T + 1)
     fig, ax = new_figure(width=6.4, height=3.4)
-    ax.fill_between(
-        steps,
-        gates.f.quantile(0.1, dim=1),
-        gates.f.quantile(0.9, dim=1),
-        color=COLORS[1],
-        alpha=0.25,
-        lw=0,
-        label="f: 10-90 % of the units",
-    )
-    for name, color in zip("ifo", (COLORS[0], COLORS[1], COLORS[2])):
-        ax.plot(steps, getattr(gates, name).mean(dim=1), color=color, label=f"{name}: mean over units")
-    expected = 1 / (1 + math.exp(-forget_bias))
-    ax.axhline(expected, color=COLORS[7], lw=0.8, ls=":", label=f"sigmoid(forget bias) = {expected:.2f}")
-    ax.set(
-        ylim=(0, 1),
-        xlabel="step t",
-        ylabel="gate value (0 closed, 1 open)",
-        title=f"LSTM gates over a sequence, d = {D}, forget bias {forget_bias:g}",
-    )
+    band = dict(color=COLORS[1], alpha=0.25, lw=0, label="f, 10-90 % of units")
+    ax.fill_between(steps, lines["f10"], lines["f90"], **band)
+    for name, color, gate in zip("ifo", COLORS[:3], ("input", "forget", "output")):
+        ax.plot(steps, lines[name], color=color, label=f"{name}: {gate}")
+    ax.axhline(expected, color=COLORS[7], lw=0.8, ls=":", label=label)
+    ax.set(ylim=(0, 1), xlabel="step t", ylabel="gate, mean over units", title=title)
+    ax.set(xticks=range(0, T + 1, 20), yticks=(0, 0.5, 1), yticklabels=("0 closed", "0.5", "1 open"))
     ax.legend(fontsize=8, loc="lower left", ncol=2)
     return fix_margins(fig)
+
+
+def update_gates(fig, forget_bias: float = 0.0, T: int = 60) -> None:
+    """plot_gates's figure, redrawn in place at another forget bias."""
+    lines = _gate_lines(forget_bias, T)
+    expected, label, title = _gate_texts(forget_bias)
+    ax = fig.axes[0]
+    ax.collections[0].set_data(range(1, T + 1), lines["f10"], lines["f90"])
+    for line, name in zip(ax.lines, "ifo"):
+        line.set_ydata(lines[name])
+    ax.lines[3].set(ydata=[expected, expected], label=label)
+    ax.get_legend().get_texts()[-1].set_text(label)  # the legend's last entry: the dotted line
+    ax.set_title(title)
 
 
 @register
 def explore_gates() -> Explorer:
     """A forget-bias slider over plot_gates."""
-    return Explorer(plot_gates, {"forget_bias": slider("forget bias", -2.0, 5.0, 0.5, 0.0)}, name="gates")
+    control = {"forget_bias": slider("forget bias", -2.0, 5.0, 0.5, 0.0)}
+    return Explorer(plot_gates, control, name="gates", update=update_gates)
 
 
-def plot_gradient_flow(forget_bias: float = 1.0, T: int = 200):
-    """||dc_T/dc_0|| of the LSTM (all paths, and the cell path alone) against ||dh_T/dh_0|| of the RNN."""
+def _gradient_flow_lines(forget_bias: float, T: int) -> tuple[list[int], list[torch.Tensor], str]:
+    """What plot_gradient_flow draws: the steps, the curves of GRADIENT_FLOW_STYLES up to T, the title."""
     if isinstance(T, bool) or not isinstance(T, int) or not 2 * EVERY <= T <= T_MAX:
         raise ValueError(
             f"T (the sequence length) must be a whole number from {2 * EVERY} to {T_MAX}, got {T!r}"
         )
-    if not (isinstance(forget_bias, (int, float)) and -5 <= forget_bias <= 10):
-        raise ValueError(f"forget bias must be a number between -5 and 10, got {forget_bias!r}")
     steps = curve_steps(T)
-    full, cell = (v[: len(steps)] for v in lstm_curves(float(forget_bias)))
+    (full, cell), rnns = lstm_curves(forget_bias)[0], rnn_curves()  # checks the bias
+    curves = [v[: len(steps)] for v in (*rnns.values(), full, cell)]
+    return steps, curves, f"LSTM forget bias {forget_bias:g}"
+
+
+GRADIENT_FLOW_STYLES = (  # (label, line style) of the curves of plot_gradient_flow, in order
+    ("RNN", dict(color=COLORS[3])),
+    ("orthogonal RNN", dict(color=COLORS[1])),
+    ("LSTM", dict(color=COLORS[0])),
+    ("LSTM cell path", dict(color=COLORS[0], ls="--")),
+)  # short labels: every glyph of a widget's figure costs redraw time (~0.3 ms each)
+NO_DECAY = "1: no decay"
+UNDERFLOW_NOTE = "a line that stops has underflowed float64 (< 1e-308)"
+
+
+def _positive(steps: list[int], curve: torch.Tensor) -> tuple[list[int], list[float]]:
+    """The points of a curve that a log axis can show (finite_or_marked's line)."""
+    points = [(k, v) for k, v in zip(steps, curve.tolist()) if math.isfinite(v) and v > 0]
+    return [k for k, _ in points], [v for _, v in points]
+
+
+def plot_gradient_flow(forget_bias: float = 1.0, T: int = 200):
+    """||dh_T/dx_1||_F of the two RNNs and of the LSTM (and the LSTM's cell path alone) against T."""
+    steps, curves, title = _gradient_flow_lines(forget_bias, T)
     fig, ax = new_figure(width=6.4, height=3.8)
-    finite_or_marked(ax, steps, rnn_curve()[: len(steps)], color=COLORS[3], label="RNN: ‖∂h_T/∂h_0‖")
-    finite_or_marked(ax, steps, full, color=COLORS[0], label="LSTM: ‖∂c_T/∂c_0‖, all paths")
-    finite_or_marked(
-        ax, steps, cell, color=COLORS[0], ls="--", label="LSTM: cell path alone, max_j ∏_t f_t[j]"
+    for curve, (label, style) in zip(curves, GRADIENT_FLOW_STYLES):
+        rho = f" (ρ = {rnn_rho(label):.2f})" if label == "RNN" else ""  # the orthogonal one's is 1
+        finite_or_marked(ax, steps, curve, label=label + rho, **style)
+    note = ax.text(
+        0.99, 0.97, UNDERFLOW_NOTE, transform=ax.transAxes, ha="right", va="top", fontsize=8, color=COLORS[3]
     )
-    if any((v == 0).any() for v in (full, cell)):  # below float64: say so, never hide it
-        ax.text(
-            0.99,
-            0.97,
-            "a line that stops has underflowed float64 (< 1e-308)",
-            transform=ax.transAxes,
-            ha="right",
-            va="top",
-            fontsize=8,
-            color=COLORS[3],
-        )
-    _finish_gradient_axes(ax, f"gradient flow at initialisation, d = {D}, forget bias {forget_bias:g}")
+    note.set_visible(any((v == 0).any() for v in curves))  # below float64: say so, never hide it
+    _finish_gradient_axes(ax, title)
     return fix_margins(fig)
+
+
+def update_gradient_flow(fig, forget_bias: float = 1.0, T: int = 200) -> None:
+    """plot_gradient_flow's figure, redrawn in place at another forget bias or sequence length."""
+    steps, curves, title = _gradient_flow_lines(forget_bias, T)
+    if any(v.isinf().any() for v in curves):
+        raise ValueError("a curve overflowed float64: draw it anew with plot_gradient_flow")
+    ax = fig.axes[0]
+    for line, curve in zip(ax.lines, curves):
+        line.set_data(*_positive(steps, curve))
+    ax.texts[0].set_visible(any((v == 0).any() for v in curves))
+    ax.set_title(title)
+    ax.relim()
+    ax.autoscale_view()
 
 
 @register
 def explore_gradient_flow() -> Explorer:
     """Forget-bias and sequence-length sliders over plot_gradient_flow.
 
-    The curves for every forget bias on the slider are computed once, when the explorer is made
-    (about a second), so that moving a slider only redraws.
+    The curves for every forget bias on the slider are computed once, together, when the
+    explorer is made (one batched pass, about two seconds), so that moving a slider only redraws.
     """
-    bias = slider("forget bias", -1.0, 5.0, 0.5, 1.0)
-    for k in range(round((bias.max - bias.min) / bias.step) + 1):
-        lstm_curves(bias.min + k * bias.step)
+    bias = slider("forget bias", FORGET_BIASES[0], FORGET_BIASES[-1], 0.5, 1.0)
+    lstm_curves(*FORGET_BIASES)
     return Explorer(
         plot_gradient_flow,
         {"forget_bias": bias, "T": slider("sequence length", 20, T_MAX, 10, 200)},
         name="gradient_flow",
+        update=update_gradient_flow,
     )
 
 
 def plot_gradient_flow_biases(biases: tuple = (0.0, 1.0, 3.0)):
-    """The RNN and the LSTM at several forget biases, T up to 500, on one log axis."""
+    """The two RNNs and the LSTM at several forget biases, T up to 500, on one log axis."""
     steps = curve_steps()
     fig, ax = new_figure(width=6.4, height=3.8)
-    finite_or_marked(ax, steps, rnn_curve(), label="RNN (tanh)", color=COLORS[3])
-    for color, bias in zip((COLORS[5], COLORS[0], COLORS[2], COLORS[4]), biases):
-        full, cell = lstm_curves(float(bias))
+    for (name, curve), color in zip(rnn_curves().items(), (COLORS[3], COLORS[1])):
+        finite_or_marked(ax, steps, curve, label=f"{name} (ρ = {rnn_rho(name):.2f})", color=color)
+    for color, bias, (full, cell) in zip(
+        (COLORS[5], COLORS[0], COLORS[2], COLORS[4]), biases, lstm_curves(*biases)
+    ):
         finite_or_marked(ax, steps, full, color=color, label=f"LSTM, forget bias {bias:g}")
         finite_or_marked(ax, steps, cell, color=color, ls=":", lw=1)
-    ax.plot([], [], color=COLORS[7], ls=":", lw=1, label="dotted: cell path alone")
-    _finish_gradient_axes(
-        ax,
-        "RNN $\\|\\partial h_T/\\partial h_0\\|$ vs LSTM $\\|\\partial c_T/\\partial c_0\\|$"
-        f" at initialisation, d = {D}",
-    )
+    ax.plot([], [], color=COLORS[7], ls=":", lw=1, label="dotted: LSTM cell path alone, max_j ∏_t f_t[j]")
+    _finish_gradient_axes(ax, f"how much of x_1 reaches h_T, at initialisation, d = {D}")
     return fig
 
 

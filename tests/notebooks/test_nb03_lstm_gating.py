@@ -63,13 +63,35 @@ def test_cell_path_is_exact_when_w_hh_is_zero():
     assert_close(norms, cell)  # one path only: the two agree
 
 
-def test_forget_bias_orders_the_gradient_and_beats_the_rnn():
-    rnn = nb03.gradient_norm_at(50)
-    lstm = [nb03.gradient_norm_at(50, b) for b in (0.0, 1.0, 3.0)]
-    assert (
-        rnn < 1e-14 and lstm[0] < 1e-8 < lstm[1] < 1e-2 and lstm[2] > 1
-    )  # the curriculum's orders of magnitude
-    assert rnn < lstm[0] < lstm[1] < lstm[2]
+@pytest.mark.parametrize("T", [50, 200, 500])
+def test_one_yardstick_ranks_the_rnns_and_the_lstm_as_the_notebook_says(T):
+    norm = lambda model: nb03.gradient_norm_at(T, model)
+    # the default LSTM is behind the orthogonal RNN at every T; forget bias 1 overtakes it
+    assert norm("RNN") < norm(0.0) < norm("orthogonal RNN") < norm(1.0) < norm(3.0) < 1
+    assert norm("orthogonal RNN") > 10 * norm(0.0) and norm(1.0) > 10 * norm("orthogonal RNN")  # no near tie
+
+
+def test_the_two_rnns_differ_only_in_w_hh():
+    default, orthogonal = nb03.make_rnn(), nb03.make_rnn(orthogonal=True)
+    assert_close(default.weight_ih, orthogonal.weight_ih)
+    assert_close(default.bias_hh, orthogonal.bias_hh)
+    W = orthogonal.weight_hh.detach().double()
+    assert_close(W @ W.T, torch.eye(nb03.D, dtype=torch.float64), atol=1e-6, rtol=0)
+    assert abs(nb03.rnn_rho("orthogonal RNN") - 1) < 1e-6 and 0.5 < nb03.rnn_rho("RNN") < 0.7
+
+
+def test_the_cached_curves_are_autograd_through_the_torch_cells():
+    x = nb03.random_inputs(nb03.T_MAX)[:20]
+    for model, cell in [("RNN", nb03.make_rnn()), (1.0, nb03.make_lstm(1.0))]:
+        autograd = jacobians.output_jacobian_norms(nb03.last_state(cell.double()), x)[0]
+        assert_close(nb03.gradient_norm_at(20, model), autograd.item(), atol=0, rtol=1e-9)
+
+
+def test_decay_per_step_is_the_mean_factor_between_two_lengths():
+    factor = nb03.decay_per_step(1.0, 50, 500)
+    at_500 = nb03.gradient_norm_at(50, 1.0) * factor**450
+    assert_close(at_500, nb03.gradient_norm_at(500, 1.0), atol=0, rtol=1e-9)
+    assert 1 / (1 + math.exp(-1)) < factor < 1  # slower than the cell path alone, but a decay
 
 
 def test_gradient_norms_never_nan_at_extremes():
@@ -77,21 +99,22 @@ def test_gradient_norms_never_nan_at_extremes():
     norms, cell = jacobians.lstm_gradient_norms(*W, nb03.random_inputs(500, d=8), every=50)
     assert not norms.isnan().any() and not cell.isnan().any()
     assert norms[-1] == 0.0 and cell[-1] == 0.0  # honestly below float64
-    full, cell = nb03.lstm_curves(-1.0)
-    assert not full.isnan().any() and (full >= 0).all()
+    for full, cell in nb03.lstm_curves(*nb03.FORGET_BIASES):  # every curve the widget draws: finite
+        assert full.isfinite().all() and cell.isfinite().all() and (full > 0).all()
 
 
 def test_gradient_flow_widget_changes_with_the_bias_and_the_length():
     explorer = nb03.explore_gradient_flow()
     lines = lambda: [line.get_ydata() for line in explorer.result.axes[0].lines]
     explorer.controls["forget_bias"].value = 0.0
-    low = lines()[1]  # the LSTM, all paths
+    rnn, low = lines()[0], lines()[2]  # the default RNN, the LSTM
     explorer.controls["forget_bias"].value = 3.0
-    high = lines()[1]
-    assert high[-1] > 1e10 * low[-1]
+    assert lines()[2][-1] > 1e10 * low[-1]
+    assert list(lines()[0]) == list(rnn)  # the RNNs do not depend on the forget bias
     explorer.controls["T"].value = 500
     assert max(explorer.result.axes[0].lines[0].get_xdata()) == 500
     assert explorer.error is None
+    assert explorer.result.axes[0].get_xlim()[1] > 500
 
 
 def test_gradient_figures_tick_round_decades():
@@ -101,7 +124,7 @@ def test_gradient_figures_tick_round_decades():
         assert 3 <= len(exponents) <= 8
         step = exponents[0] - exponents[1]
         assert all(e % step == 0 for e in exponents)  # 1e0, 1e-50, 1e-100, ...
-        assert "norm 1: no decay" in ax.get_legend_handles_labels()[1]
+        assert nb03.NO_DECAY in ax.get_legend_handles_labels()[1]
 
 
 def test_gates_widget_moves_the_forget_gate():
@@ -147,7 +170,11 @@ def test_exercise_references_match_the_helpers():
         (lambda: nb03.plot_gradient_flow(1.0, 501), "sequence length"),
         (lambda: nb03.plot_gradient_flow(20.0, 100), "forget bias"),
         (lambda: nb03.plot_gates(math.inf), "forget bias"),
-        (lambda: nb03.gradient_norm_at(51), "multiple of 5"),
+        (lambda: nb03.gradient_norm_at(51, "RNN"), "multiple of 5"),
+        (lambda: nb03.gradient_norm_at(50, "GRU"), "forget bias"),
+        (lambda: nb03.rnn_rho("GRU"), "one of"),
+        (lambda: nb03.make_rnn(d=0), "d (the hidden size)"),
+        (lambda: nb03.decay_per_step(1.0, 500, 50), "T0 must be below T1"),
         (lambda: nb03.seed_spread(3.0, Ts=(7,)), "multiple of 5"),
     ],
 )
