@@ -71,7 +71,8 @@ def last_token_attention(attn: MultiHeadSelfAttention, x: torch.Tensor) -> torch
     """Self-attention's output at the last position only: x (B, N, d) -> y_N (B, d).
 
     Equals attn(x)[0][:, -1] (the last query sees every key, with or without a causal
-    mask) but costs O(N d) instead of O(N^2 d), so N can be in the thousands.
+    mask) but costs O(N d^2) (the projections of the N tokens; its one row of scores is
+    O(N d)) instead of O(N d^2 + N^2 d), so N can be in the thousands.
     """
     B, N, d = x.shape
     q, k, v = attn.in_proj(x).split(d, dim=-1)  # each (B, N, d)

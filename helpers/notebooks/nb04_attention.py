@@ -6,14 +6,16 @@ import math
 import torch
 from torch import nn
 
-from ..attention import entropy
+from ..attention import causal_mask, entropy, padding_mask
 from ..checks import require_positive_int
 from ..course.exercises import register_exercise
 from ..course.style import COLORS, finite_or_marked, log_axis, new_figure
 from ..course.widgets import Explorer, choice, register
 from ..jacobians import output_jacobian_norms
+from ..measure import one_thread
 from ..multihead import MultiHeadSelfAttention, last_token_attention
 from ..seed import seeded
+from ..spectra import spectral_radius
 
 
 def identity_attention(d: int) -> nn.MultiheadAttention:
@@ -53,29 +55,42 @@ def mean_entropies(S: int = 16, n_queries: int = 256) -> dict[str, list[float]]:
     return rows
 
 
-def plot_scaling(d_k: int = 64, S: int = 16):
-    """One query against S keys: the weights with and without 1/sqrt(d_k), and their entropy."""
+def _scaling_lines(d_k: int, S: int = 16) -> tuple[list[float], list[float], list[str], str]:
+    """What plot_scaling draws: the weights without and with 1/sqrt(d_k), their legend labels, the title."""
     s = random_scores(d_k, 1, S)[0]  # (S,)
     raw, scaled = s.softmax(-1), (s / math.sqrt(d_k)).softmax(-1)
+    labels = [f"softmax(q·k): H = {entropy(raw):.2f}", f"softmax(q·k / √d_k): H = {entropy(scaled):.2f}"]
+    title = f"One query, {S} keys, d_k = {d_k}; entropy H in nats (uniform: ln {S} = {math.log(S):.2f})"
+    return raw.tolist(), scaled.tolist(), labels, title
+
+
+def plot_scaling(d_k: int = 64, S: int = 16):
+    """One query against S keys: the weights with and without 1/sqrt(d_k), and their entropy H."""
+    raw, scaled, labels, title = _scaling_lines(d_k, S)
     fig, ax = new_figure(width=6.0, height=3.0)
-    j = list(range(S))
-    ax.plot(j, raw.tolist(), "o-", color=COLORS[3], label=f"softmax(q·k): entropy {entropy(raw):.2f} nats")
-    ax.plot(
-        j,
-        scaled.tolist(),
-        "s-",
-        color=COLORS[0],
-        label=f"softmax(q·k / √d_k): entropy {entropy(scaled):.2f} nats",
-    )
-    ax.set(
+    ax.plot(range(S), raw, "o-", color=COLORS[3], label=labels[0])
+    ax.plot(range(S), scaled, "s-", color=COLORS[0], label=labels[1])
+    ax.set(  # few ticks: each tick label costs time at every redraw
         ylim=(-0.02, 1.4),
-        yticks=[0, 0.2, 0.4, 0.6, 0.8, 1.0],
+        yticks=[0, 0.5, 1.0],
+        xticks=range(0, S, 5),
         xlabel="key j",
         ylabel="attention weight",
-        title=f"One query, {S} keys, d_k = {d_k} (uniform: entropy ln {S} = {math.log(S):.2f})",
     )
+    ax.set_title(title, y=1.0)  # a fixed place: matplotlib need not measure the tick labels (faster)
     ax.legend(fontsize=8, loc="upper left")  # above the weights, which are <= 1
     return fig
+
+
+def update_scaling(fig, d_k: int = 64, S: int = 16) -> None:
+    """plot_scaling's figure, redrawn in place for another d_k."""
+    ax = fig.axes[0]
+    raw, scaled, labels, title = _scaling_lines(d_k, S)
+    for line, weights, text, label in zip(ax.lines, (raw, scaled), ax.get_legend().get_texts(), labels):
+        line.set_ydata(weights)
+        line.set_label(label)
+        text.set_text(label)
+    ax.set_title(title, y=1.0)
 
 
 def plot_entropy_vs_dk(S: int = 16):
@@ -99,7 +114,28 @@ def plot_entropy_vs_dk(S: int = 16):
 @register
 def explore_scaling() -> Explorer:
     """A d_k slider (powers of two) over plot_scaling."""
-    return Explorer(plot_scaling, {"d_k": choice("d_k", DK_CHOICES, 64)}, name="scaling")
+    return Explorer(
+        plot_scaling, {"d_k": choice("d_k", DK_CHOICES, 64)}, name="scaling", update=update_scaling
+    )
+
+
+def softmax_jacobian_norms(d_k: int, n_queries: int = 1000, S: int = 16, seed: int = 0) -> dict:
+    """||d a / d s||_F per query, a = softmax(s) ("raw") or softmax(s / sqrt(d_k)) ("scaled").
+
+    Both are differentiated with autograd with respect to the SAME raw scores s = q.k
+    (n_queries, S), which is what the gradient to q and k flows through: one backward pass
+    per key j gives row j of every query's Jacobian. Also returns the largest weight of each
+    query ("raw_max", "scaled_max").
+    """
+    s = random_scores(d_k, n_queries, S, seed).double().requires_grad_()  # (n_queries, S), float64
+    out = {}
+    with one_thread():  # small tensors: one thread is many times faster than several
+        for name, c in (("raw", 1.0), ("scaled", math.sqrt(d_k))):
+            a = (s / c).softmax(-1)  # (n_queries, S)
+            rows = [torch.autograd.grad(a[:, j].sum(), s, retain_graph=True)[0] for j in range(S)]
+            out[name] = torch.stack(rows).pow(2).sum(dim=(0, 2)).sqrt()  # (n_queries,): ||J||_F per query
+            out[f"{name}_max"] = a.detach().max(-1).values  # (n_queries,)
+    return out
 
 
 # ---- Exercises ------------------------------------------------------------------------
@@ -139,23 +175,60 @@ register_exercise(
     "math.log(50) = 3.912 nats (math.log2(50) = 5.644 would be bits).",
 )
 
+
+def mha_attn_mask(lengths: list[int], L: int) -> torch.Tensor:
+    """(B, L, L) attn_mask for nn.MultiheadAttention (True = may NOT attend): causal and padding.
+
+    Query t may attend to key j when j <= t (causal) and j < lengths[b] (a real token):
+    SDPA's mask (True = may attend) is their AND; nn.MultiheadAttention wants its inverse.
+    """
+    return ~(causal_mask(L) & padding_mask(lengths, L))  # (L, L) & (B, 1, L) -> (B, L, L)
+
+
+def _lengths_and_L() -> tuple[list[int], int]:
+    """3 sequences of L = 7 slots: one full, two padded (so that padding matters in every trial)."""
+    L = 7
+    return [L, *torch.randint(2, L, (2,)).tolist()], L
+
+
+register_exercise(
+    "mha_mask",
+    reference=mha_attn_mask,
+    make_inputs=_lengths_and_L,
+    hint="build the mask in SDPA's convention first (True = may attend): helpers.causal_mask(L) "
+    "& attention.padding_mask(lengths, L), which masks keys (columns); then invert it with ~.",
+)
+
 ARCHITECTURES = ("RNN", "LSTM", "attention")
 
 
-def make_model(kind: str, d: int = 32, seed: int = 0):
-    """One layer at PyTorch's initialisation, in float64, as f: x (B, N, d) -> y_N (B, d)."""
+def make_module(kind: str, d: int = 32, seed: int = 0) -> nn.Module:
+    """One layer at PyTorch's initialisation, in float64: nn.RNN, nn.LSTM, or our one-head attention.
+
+    The attention is helpers.MultiHeadSelfAttention(d, 1): nn.Linear projections at their
+    default initialisation, no residual connection, no LayerNorm.
+    """
     if kind not in ARCHITECTURES:
         raise ValueError(f"kind must be one of {ARCHITECTURES}, got {kind!r}")
     require_positive_int(d, "d")
+    layer = {"RNN": nn.RNN, "LSTM": nn.LSTM}.get(kind)
     with seeded(seed):
-        if kind == "RNN":
-            rnn = nn.RNN(d, d, batch_first=True).double()
-            return lambda x: rnn(x)[0][:, -1]
-        if kind == "LSTM":
-            lstm = nn.LSTM(d, d, batch_first=True).double()
-            return lambda x: lstm(x)[0][:, -1]
-        attn = MultiHeadSelfAttention(d, 1).double()
-    return lambda x: last_token_attention(attn, x)
+        if layer is not None:
+            return layer(d, d, batch_first=True).double()
+        return MultiHeadSelfAttention(d, 1).double()
+
+
+def make_model(kind: str, d: int = 32, seed: int = 0):
+    """make_module's layer as f: x (B, N, d) -> y_N (B, d), its output at the last position."""
+    module = make_module(kind, d, seed)
+    if kind == "attention":
+        return lambda x: last_token_attention(module, x)
+    return lambda x: module(x)[0][:, -1]
+
+
+def rnn_spectral_radius(d: int = 32, seed: int = 0) -> float:
+    """rho(W_hh) of the nn.RNN that make_model("RNN", d, seed) builds."""
+    return spectral_radius(make_module("RNN", d, seed).weight_hh_l0.detach())
 
 
 def random_sequence(N: int, d: int, seed: int = 0) -> torch.Tensor:

@@ -1,16 +1,19 @@
 """Notebook 05: its figures, widgets, constants and exercises."""
 
+import functools
 import math
 
 import torch
+from matplotlib.transforms import Bbox
 from torch import nn
 
-from ..checks import require_positive_int
+from ..attention import entropy
 from ..course.exercises import register_exercise
 from ..course.style import new_figure
 from ..course.widgets import Explorer, choice, register
+from ..measure import one_thread
 from ..multihead import MultiHeadSelfAttention, split_heads
-from ..positions import sinusoidal_positional_encoding
+from ..positions import shift_rotation, sinusoidal_positional_encoding
 from ..seed import seeded
 
 SENTENCE = ("the", "cat", "sat", "on", "the", "mat")
@@ -55,25 +58,40 @@ def hand_built_heads(sharpness: float = 12.0) -> nn.MultiheadAttention:
     return mha
 
 
-def draw_maps(ax, weights: torch.Tensor, titles: list[str], words=SENTENCE, ncols: int = 8):
-    """Many (L, L) attention maps as ONE image on one axis (fast): heads in a grid, NaN gaps.
-
-    weights (n_heads, L, L); returns the image, for a colour bar."""
+def _grid(weights: torch.Tensor, ncols: int = 8) -> tuple[torch.Tensor, list[tuple[float, float]], int, int]:
+    """(n_heads, L, L) maps laid out as ONE (rows, cols) image with NaN gaps; each map's label spot."""
     nh, L, _ = weights.shape
     ncols = min(ncols, nh)
     nrows = math.ceil(nh / ncols)
     canvas = torch.full((nrows * (L + 1) - 1, ncols * (L + 1) - 1), float("nan"))
+    spots = []
     for h in range(nh):
         r, c = divmod(h, ncols)
         canvas[r * (L + 1) : r * (L + 1) + L, c * (L + 1) : c * (L + 1) + L] = weights[h].detach()
-        ax.text(c * (L + 1) + (L - 1) / 2, r * (L + 1) - 0.7, titles[h], ha="center", fontsize=8)
+        spots.append((c * (L + 1) + (L - 1) / 2, r * (L + 1) - 0.7))  # centred above the map
+    return canvas, spots, nrows, ncols
+
+
+def _word_ticks(ax, L: int, ncols: int, words=SENTENCE) -> None:
+    """Words under and beside the maps; under and beside the first map only when there are many (faster)."""
+    labelled = ncols if ncols <= 3 else 1
+    ax.set_xticks([c * (L + 1) + j for c in range(labelled) for j in range(L)], list(words) * labelled)
+    ax.set_yticks(range(L), list(words))
+    ax.tick_params(bottom=False, left=False)  # words, no tick marks: less to draw
+    ax.tick_params(axis="x", labelrotation=90, labelsize=7)
+    ax.tick_params(axis="y", labelsize=7)
+
+
+def draw_maps(ax, weights: torch.Tensor, titles: list[str], words=SENTENCE, ncols: int = 8):
+    """Many (L, L) attention maps as ONE image on one axis (fast): heads in a grid, NaN gaps.
+
+    weights (n_heads, L, L); returns the image, for a colour bar."""
+    canvas, spots, nrows, ncols = _grid(weights, ncols)
+    for (x, y), title in zip(spots, titles):
+        ax.text(x, y, title, ha="center", fontsize=8)
     image = ax.imshow(canvas.numpy(), vmin=0, vmax=1, cmap="viridis", interpolation="nearest")
     ax.grid(False)
-    labelled = ncols if ncols <= 3 else 1  # many heads: words under the first map only (faster)
-    ax.set_xticks([c * (L + 1) + j for c in range(labelled) for j in range(L)])
-    ax.set_xticklabels(list(words) * labelled, rotation=90, fontsize=7)
-    ax.set_yticks([r * (L + 1) + i for r in range(nrows) for i in range(L)])
-    ax.set_yticklabels(list(words) * nrows, fontsize=7)
+    _word_ticks(ax, weights.shape[-1], ncols, words)
     ax.set_xlabel("key (attended to)")
     ax.set_ylabel("query (attending)")
     return image
@@ -90,15 +108,35 @@ def plot_sentence_heads(weights: torch.Tensor, names: list[str], words=SENTENCE)
 HEAD_CHOICES = tuple(h for h in range(1, TOY_D_MODEL + 1) if TOY_D_MODEL % h == 0)
 
 
-def random_heads(n_heads: int, seed: int = 0) -> MultiHeadSelfAttention:
-    """An untrained MultiHeadSelfAttention(16, n_heads), the same weights for every head count."""
+WEIGHT_SCALES = (1, 2, 4, 8, 16)  # 1: PyTorch's initialisation
+SHARP_SCALE = 8  # the figure's: W_q, W_k, W_v x 8, so that random maps are visibly sharp
+
+
+def random_heads(n_heads: int, scale: float = SHARP_SCALE, seed: int = 0) -> MultiHeadSelfAttention:
+    """An untrained MultiHeadSelfAttention(16, n_heads): PyTorch's initial weights, in_proj's x `scale`.
+
+    in_proj holds W_q, W_k and W_v; the same weights for every head count. At scale 1 (PyTorch's
+    initialisation) every map of the toy sentence is almost uniform.
+    """
     if n_heads not in HEAD_CHOICES:
         raise ValueError(f"n_heads must divide d_model={TOY_D_MODEL}: one of {HEAD_CHOICES}, got {n_heads!r}")
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0:
+        raise ValueError(f"scale (of the initial in_proj weights) must be a number > 0, got {scale!r}")
     with seeded(seed):
         mha = MultiHeadSelfAttention(TOY_D_MODEL, n_heads)
     with torch.no_grad():
-        mha.in_proj.weight.mul_(8.0)  # larger than at init, so that the maps are not all flat
+        mha.in_proj.weight.mul_(scale)
     return mha
+
+
+@functools.cache
+def random_head_maps(n_heads: int, scale: float = SHARP_SCALE, seed: int = 0):
+    """Each head's map of the toy sentence (n_heads, L, L), and its entropy averaged over queries (n_heads,).
+
+    Cached: the widget shows 25 of them, each the same every time."""
+    with torch.no_grad(), one_thread():
+        _, weights = random_heads(n_heads, scale, seed)(toy_embeddings())  # (1, nh, L, L)
+    return weights[0], entropy(weights[0]).mean(-1)
 
 
 def parameter_count(module: nn.Module) -> int:
@@ -106,28 +144,51 @@ def parameter_count(module: nn.Module) -> int:
     return sum(p.numel() for p in module.parameters())
 
 
-def plot_heads(n_heads: int = 2, seed: int = 0):
-    """Each head's attention map on the toy sentence for an untrained layer with n_heads heads."""
-    require_positive_int(n_heads, "n_heads")
-    mha = random_heads(n_heads, seed)
-    with torch.no_grad():
-        _, weights = mha(toy_embeddings())  # (1, nh, L, L)
-    hs = TOY_D_MODEL // n_heads
-    fig, ax = new_figure(width=8.0, height=2.9 if n_heads <= 8 else 3.6)
-    draw_maps(ax, weights[0], [f"head {h}" for h in range(n_heads)])  # colours 0-1 as above; no bar: faster
-    ax.set_title(
-        f"{n_heads} head{'s' if n_heads > 1 else ''} × {hs} dimension{'s' if hs > 1 else ''} "
-        f"per head = d_model {TOY_D_MODEL};  parameters: {parameter_count(mha)} (untrained)",
-        fontsize=10,
-        pad=16,
-    )
+HEADS_BOX = Bbox.from_bounds(0.08, 0.24, 0.9, 0.65)  # where plot_heads' maps may go, in figure fractions
+
+
+def plot_heads(n_heads: int = 4, scale: float = SHARP_SCALE, seed: int = 0):
+    """Each head's map of the toy sentence for an untrained layer; the heads' entropies in the title."""
+    fig, ax = new_figure(width=8.0, height=3.0)
+    fig.set_layout_engine(None)
+    # A fixed box, not a laid-out one: the maps shrink inside it to keep square cells at any head count,
+    # the same way whether the figure is new or updated in place.
+    ax.set_axes_locator(lambda _ax, _renderer: HEADS_BOX)
+    ax.imshow([[0.0]], vmin=0, vmax=1, cmap="viridis", interpolation="nearest")  # colours 0-1 as above
+    ax.set_anchor("N")  # the maps just under the title
+    ax.grid(False)
+    ax.set(xlabel="key (attended to)", ylabel="query")
+    update_heads(fig, n_heads, scale, seed)
     return fig
+
+
+def update_heads(fig, n_heads: int = 4, scale: float = SHARP_SCALE, seed: int = 0) -> None:
+    """plot_heads' figure, redrawn in place: the maps as one image, the ticks and the title.
+
+    Few texts (no label per head): each text costs a few ms at every redraw."""
+    weights, H = random_head_maps(n_heads, scale, seed)  # (nh, L, L), (nh,)
+    canvas, _, _, ncols = _grid(weights)
+    ax, (rows, cols), L = fig.axes[0], canvas.shape, weights.shape[-1]
+    ax.images[0].set_data(canvas.numpy())
+    ax.images[0].set_extent((-0.5, cols - 0.5, rows - 0.5, -0.5))  # also the limits (autoscaled)
+    _word_ticks(ax, L, ncols)
+    spread = f"{H.min():.2f} to {H.max():.2f}, mean {H.mean():.2f}" if n_heads > 1 else f"{H.mean():.2f}"
+    ax.set_title(
+        f"{n_heads} head{'s' if n_heads > 1 else ''} × {TOY_D_MODEL // n_heads} dims, weights × {scale:g}: "
+        f"entropy per head {spread} (uniform {math.log(L):.2f})",
+        fontsize=9,
+        y=1.0,  # a fixed place: matplotlib need not measure the tick labels to place it (faster)
+    )
 
 
 @register
 def explore_heads() -> Explorer:
-    """A head-count control (only divisors of d_model) over plot_heads."""
-    return Explorer(plot_heads, {"n_heads": choice("heads", HEAD_CHOICES, 2)}, name="heads")
+    """Head count (only divisors of d_model) and the scale of the initial weights, over plot_heads."""
+    controls = {
+        "n_heads": choice("heads", HEAD_CHOICES, 4),
+        "scale": choice("weights ×", WEIGHT_SCALES, SHARP_SCALE),
+    }
+    return Explorer(plot_heads, controls, name="heads", update=update_heads)
 
 
 def _split_inputs() -> tuple[torch.Tensor, int]:
@@ -142,6 +203,13 @@ register_exercise(
     hint="view as (B, L, n_heads, hs), then swap L and n_heads with transpose(1, 2).",
 )
 register_exercise(
+    "shift_rotation",
+    reference=shift_rotation,
+    make_inputs=lambda: (int(torch.randint(2, 21, ())), int(torch.randint(1, 8, ())), 16),
+    hint="pair i turns by omega_i = 10000 ** (-2 * i / d_model) radians per position, so k positions "
+    "later by omega_i * k; expand sin(a + b) and cos(a + b). Return a (2, 2) float32 tensor.",
+)
+register_exercise(
     "mha_parameter_count",
     reference=lambda: 4 * 64 * 64 + 4 * 64,
     hint="in_proj is (3 d, d) plus 3 d biases; out_proj is (d, d) plus d biases.",
@@ -153,8 +221,6 @@ register_exercise(
 
 def plot_encoding(T: int = 64, d_model: int = 64):
     """Left: the encoding PE (T, d_model). Right: cosine similarity between positions."""
-    from ..course.style import new_figure
-
     pe = sinusoidal_positional_encoding(T, d_model)
     unit = pe / pe.norm(dim=-1, keepdim=True)
     fig, (ax, ax2) = new_figure(1, 2, width=10.0, height=3.8)

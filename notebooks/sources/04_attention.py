@@ -53,6 +53,7 @@ import torch.nn.functional as F
 
 import helpers
 from helpers import attention
+from helpers.course.tables import Table
 from helpers.notebooks import nb04_attention as nb
 
 helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
@@ -140,23 +141,38 @@ nb.plot_entropy_vs_dk()
 
 # %% [markdown]
 # Saturation is not only ugly, it stops learning: the gradient of the softmax,
-# $\partial a_i/\partial s_j = a_i(\delta_{ij} - a_j)$, vanishes when one weight is near 1.
-# Here is its size for one query at $d_k = 512$:
+# $\partial a_i/\partial z_j = a_i(\delta_{ij} - a_j)$, vanishes when one weight is near 1.
+# To compare fairly, we differentiate **both** versions with respect to the **same** raw
+# scores $s = q \cdot k$, the quantity through which the gradient reaches $q$ and $k$:
+# $\partial\,\mathrm{softmax}(s)/\partial s$ and $\partial\,\mathrm{softmax}(s/\sqrt{d_k})/\partial s$
+# (the second carries a factor $1/\sqrt{d_k}$). Autograd gives the $16 \times 16$ Jacobian
+# $J$ of each of 1000 random queries (16 keys); we report medians over the queries, and the
+# share of queries left with almost no gradient, $\|J\|_F < 10^{-3}$:
 
 # %%
-s = nb.random_scores(512, 1, 16)[0]  # (16,) raw scores
-for name, scores_ in (("raw", s), ("scaled", s / math.sqrt(512))):
-    J = torch.autograd.functional.jacobian(lambda t: t.softmax(-1), scores_)  # (16, 16)
-    print(
-        f"{name:>6} scores: largest weight {scores_.softmax(-1).max():.3f}, "
-        f"||d softmax / d scores|| = {J.norm():.1e}"
+rows = []
+for d_k in (16, 64, 256, 512, 1024):
+    J = nb.softmax_jacobian_norms(d_k, n_queries=1000)  # ||J||_F of each query, (1000,) per version
+    rows.append(
+        [d_k, f"{J['raw_max'].median():.3f}"]
+        + [f"{J[v].median():.1e}" for v in ("raw", "scaled")]
+        + [f"{(J[v] < 1e-3).float().mean():.0%}" for v in ("raw", "scaled")]
     )
+header = ["d_k", "largest weight, unscaled", "median ‖J‖ unscaled", "median ‖J‖ scaled"]
+Table(header + ["‖J‖ < 1e-3 unscaled", "‖J‖ < 1e-3 scaled"], rows)
 
 # %% [markdown]
-# The unscaled softmax is saturated (its largest weight is about 0.99) and its gradient is
-# more than ten times smaller than the scaled one's (the two norms printed above); the closer
-# the largest weight gets to 1, the smaller it gets. Through a saturated softmax the queries
-# and keys hardly learn. Dividing by $\sqrt{d_k}$ is the cure Vaswani et al. give in section 3.2.1.
+# Read the table row by row. At $d_k = 512$ the unscaled softmax is saturated (its median
+# largest weight is 1.000), its median Jacobian is about 30 times smaller than the scaled
+# one's (4.2e-04 against 1.3e-02), and 53% of the queries have almost no gradient at all,
+# against none with the scaling. But the comparison is not one-sided: at small $d_k$,
+# including the paper's $d_k = 64$, the *unscaled* median is the larger one, because the
+# scaled version carries the factor $1/\sqrt{d_k}$. What the scaling buys is uniformity: its
+# median falls like $1/\sqrt{d_k}$ (halved each time $d_k$ grows 4-fold, a constant
+# factor that a learning rate absorbs) and no query is left behind, while the unscaled
+# Jacobian collapses, by four orders of magnitude from $d_k = 16$ to $1024$, in a growing share
+# of the queries. Through a saturated softmax those queries and keys hardly learn. Dividing by
+# $\sqrt{d_k}$ is the cure Vaswani et al. give, for large $d_k$, in section 3.2.1.
 #
 # ## Masks: who may attend to whom
 #
@@ -257,9 +273,13 @@ print(f"max |all at once - one by one| {helpers.within_rounding(all_at_once - on
 # one step, whatever the distance. That is the article's "path length $O(1)$".
 #
 # Let us measure $\|\partial y_N / \partial x_t\|_F$ (the Frobenius norm: the root of the sum
-# of squares of the Jacobian's entries) with autograd, for a one-layer `nn.RNN`, `nn.LSTM`
-# and single-head self-attention, all at PyTorch's default initialisation, $d = 32$,
-# $N = 100$ random inputs, in float64:
+# of squares of the Jacobian's entries) with autograd, for three single layers at PyTorch's
+# default initialisation, $d = 32$, $N = 100$ random inputs, in float64:
+#
+# * `nn.RNN` (tanh) and `nn.LSTM`, one layer each;
+# * one head of self-attention: the course's `helpers.MultiHeadSelfAttention(32, 1)`, whose
+#   projections are `nn.Linear` layers at their default initialisation, with **no residual
+#   connection and no LayerNorm** (a Transformer block adds both): attention alone.
 
 # %%
 nb.plot_gradient_vs_distance(N=100, d=32)
@@ -272,18 +292,26 @@ nb.plot_gradient_vs_distance(N=100, d=32)
 norms = nb.gradient_vs_distance(N=100, d=32)
 for kind, g in norms.items():
     print(f"{kind:>9}: " + "  ".join(f"distance {s:2d}: {g[s - 1]:.1e}" for s in (1, 10, 50, 99)))
+print(f"the RNN's W_hh at this initialisation: spectral radius rho = {nb.rnn_spectral_radius(d=32):.2f}")
 
 # %% [markdown]
-# Two things to read here. Far away, attention wins by many orders of magnitude, as the article
-# says. But at distance 1, attention's gradient is *smaller* than the RNN's and the LSTM's:
-# the path is short, but it is thin. Attention's gradient is flat, not large.
+# Three things to read here. Far away, attention wins by many orders of magnitude, as the
+# article says. But at distance 1, attention's gradient is *smaller* than the RNN's and the
+# LSTM's: the path is short, but it is thin. Attention's gradient is flat, not large. And
+# the RNN in this comparison is the one PyTorch gives by default: its $W_{hh}$ has spectral
+# radius $\rho$ = 0.55 (last line), well below 1, so its gradient shrinks fast (notebook 02
+# shows how the decay depends on $\rho$).
 #
 # ## The dilution caveat: claim C5 is wrong as stated
 #
-# With diffuse attention (as at initialisation, and in many heads of trained models) each
+# With diffuse attention (as at initialisation, and in some heads of trained models: Clark
+# et al. 2019, *What Does BERT Look At?*, found heads that attend broadly over the whole
+# sentence, besides heads that attend to the previous or the next token) each
 # weight $a_{Nj}$ is about $1/N$. The gradient $\partial y_N/\partial x_t$ contains $a_{Nt}$,
 # so it shrinks like $1/N$: the total gradient is shared among all $N$ tokens. We measure it
-# for $N$ from 16 to 4096 (only the last query is computed, so this costs $O(N d)$):
+# for $N$ from 16 to 4096 (only the last query is computed: the projections of the $N$ tokens
+# cost $O(N d^2)$ and its one row of scores $O(N d)$, where the full layer's $N^2$ scores
+# would cost $O(N^2 d)$):
 
 # %%
 rows = nb.attention_dilution(Ns=(16, 64, 256, 1024, 4096), d=32)
@@ -330,8 +358,9 @@ nb.plot_dilution(rows)
 #
 # * $\mathrm{softmax}(QK^\top/\sqrt{d_k})V$: three lines, equal to
 #   `F.scaled_dot_product_attention`.
-# * $\mathrm{var}(q\cdot k) = d_k$; without the $1/\sqrt{d_k}$ the softmax saturates and its
-#   gradient vanishes.
+# * $\mathrm{var}(q\cdot k) = d_k$; without the $1/\sqrt{d_k}$ the softmax saturates at large
+#   $d_k$ and its gradient vanishes in a growing share of the queries; with it, the gradient
+#   shrinks only like $1/\sqrt{d_k}$, the same for every query.
 # * Masks: `True` = may attend in `F.scaled_dot_product_attention` and in these helpers;
 #   `True` = may **not** attend in `nn.MultiheadAttention`'s `attn_mask`.
 #   $\mathrm{MHA}(\sim\!\mathrm{tril}) = \mathrm{SDPA}(\mathrm{tril}) = \mathrm{SDPA}(\text{is\_causal})$.
@@ -366,6 +395,24 @@ helpers.check("score_variance", answer)
 # %%
 answer = None
 helpers.check("uniform_entropy", answer)
+
+# %% [markdown]
+# **4. One mask, two conventions.** A batch of sequences of real lengths `lengths`, padded to
+# `L` slots, goes through a causal `nn.MultiheadAttention` with one head. Complete
+# `my_mha_mask`: it returns the boolean `attn_mask` of shape $(B, L, L)$ (with $h$ heads
+# PyTorch wants $(B h, L, L)$: `repeat_interleave(h, dim=0)`) in **that layer's** convention,
+# `True` = may **not** attend. Query $t$ of sequence $b$ may attend to key $j$ only when
+# $j \le t$ and $j$ is a real token. The check compares your mask with the reference on
+# random lengths.
+
+
+# %%
+def my_mha_mask(lengths, L):
+    """(B, L, L) boolean attn_mask for nn.MultiheadAttention: True = may NOT attend."""
+    raise NotImplementedError
+
+
+helpers.check("mha_mask", my_mha_mask)
 
 # %% [markdown]
 # `helpers.solution("attention")` prints a reference solution, when you want it.

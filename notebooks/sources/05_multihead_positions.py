@@ -26,7 +26,7 @@
 #   weight for weight (and three of its traps);
 # * what heads buy (and what they do not cost: parameters);
 # * that self-attention without positions ignores order exactly, and how the sinusoidal
-#   encoding fixes that.
+#   encoding fixes that: clocks of different speeds, where a shift of positions is a rotation.
 #
 # **The article's claim this notebook tests** (translated from the article):
 #
@@ -43,12 +43,14 @@ if "google.colab" in sys.modules:
     subprocess.run([*pip, "git+https://github.com/why-transformers/why-transformers"], check=True)
 
 # %%
+import math
 
 import torch
 from torch import nn
 
 import helpers
 from helpers import multihead, positions
+from helpers.course.tables import Table
 from helpers.notebooks import nb05_multihead_positions as nb
 
 helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
@@ -163,7 +165,10 @@ for word, e in zip(words, x_toy[0]):
 
 # %% [markdown]
 # Then we set $W_q$ and $W_k$ of an `nn.MultiheadAttention(16, 2)` by hand (the values $W_v$
-# and the output $W_o$ are the identity):
+# and the output $W_o$ are the identity). Both patterns occur in trained models: Clark et al.
+# 2019 (*What Does BERT Look At?*) found BERT heads that attend to the previous or the next
+# token, and heads that attend to the direct objects of verbs, the determiners of nouns and
+# the objects of prepositions.
 #
 # * **head 0, "previous word"**: the query of position $p$ points at position $p - 1$;
 # * **head 1, "grammar"**: the query of a determiner, a verb or a preposition asks for a noun;
@@ -208,16 +213,45 @@ for h in nb.HEAD_CHOICES:
     print(f"{h:2d} heads x d_k = {16 // h:2d}: {nb.parameter_count(layer)} parameters")
 
 # %% [markdown]
-# Here are the maps of an untrained layer with 4 heads, on the toy sentence, with the same
-# colours as above (dark 0, yellow 1). Its weights are random, so the patterns mean nothing
-# yet; training is what makes heads specialise:
+# What do *untrained* heads look like? We take PyTorch's initial weights for
+# $W_q, W_k, W_v$ (`in_proj`), multiplied by a factor, and measure how sharp each head's map
+# of the toy sentence is by its entropy, averaged over the 6 queries: $\ln 6 = 1.79$ nats
+# for uniform attention, 0 when every word attends to one word. With the factor 1 (PyTorch's
+# initialisation) and with the factor 8:
 
 # %%
-nb.plot_heads(n_heads=4)
+rows = []
+for h in nb.HEAD_CHOICES:
+    H_init, H_sharp = (nb.random_head_maps(h, scale)[1] for scale in (1, nb.SHARP_SCALE))  # (h,) each
+    rows.append([h, 16 // h, f"{H_init.mean():.2f}", f"{H_sharp.mean():.2f}"])
+    rows[-1].append(f"{H_sharp.min():.2f} to {H_sharp.max():.2f}")
+header = [
+    "heads",
+    "d_k",
+    "entropy, init",
+    f"entropy, × {nb.SHARP_SCALE}",
+    f"range over heads, × {nb.SHARP_SCALE}",
+]
+Table(header, rows)
 
 # %% [markdown]
-# Choose the number of **heads** (only divisors of $d_{\text{model}} = 16$ are possible). The
-# title shows the dimensions per head and the parameter count, which stays at 1088.
+# At PyTorch's initialisation every map of this sentence is uniform to two decimals (1.79 =
+# $\ln 6$): the initial weights are small, so the scores are nearly equal (notebook 04's
+# diffuse attention). So the maps below are drawn with the initial in_proj weights
+# **multiplied by 8**, only to make the random maps visibly sharp; the layer is still untrained,
+# its patterns mean nothing, and training is what makes heads specialise. Same colours as
+# above (dark 0, yellow 1); the title gives the heads' entropies, lowest to highest, and their mean:
+
+# %%
+nb.plot_heads(n_heads=4, scale=nb.SHARP_SCALE)
+
+# %% [markdown]
+# Choose the number of **heads** (only divisors of $d_{\text{model}} = 16$) and the factor on
+# the initial weights (1 is PyTorch's initialisation). Three things to see, all in the table
+# above: at factor 1 every map is flat, whatever the number of heads; at factor 8, more
+# heads, each narrower, are about as sharp *on average* (between 0.88 and 1.11 nats: each
+# head divides its scores by its own $\sqrt{d_k}$), but they differ more from one another
+# (16 heads range from 0.57 to 1.40); and, as printed above, the parameters stay at 1088.
 
 # %%
 nb.explore_heads()
@@ -250,10 +284,30 @@ print(f"without positions: max |MHA(Px) - P MHA(x)| {helpers.within_rounding(gap
 # $$PE_{p,\,2i} = \sin\!\left(\frac{p}{10000^{2i/d_{\text{model}}}}\right), \qquad
 # PE_{p,\,2i+1} = \cos\!\left(\frac{p}{10000^{2i/d_{\text{model}}}}\right).$$
 #
-# Each pair of dimensions is a clock that turns at its own speed, from one turn every
-# $2\pi \approx 6$ positions (the first pair) to almost one turn every $2\pi \cdot 10000$
-# positions (the last). Left, the encoding for 64 positions; right, how similar two positions' encodings
-# are:
+# Each pair of dimensions $(2i, 2i+1)$ is a clock that turns at its own speed,
+# $\omega_i = 10000^{-2i/d_{\text{model}}}$ radians per position, so one turn takes
+# $\lambda_i = 2\pi \cdot 10000^{2i/d_{\text{model}}}$ positions: $2\pi \approx 6$ for the first
+# pair, and for the last, $i = d_{\text{model}}/2 - 1$,
+# $2\pi \cdot 10000^{(d_{\text{model}} - 2)/d_{\text{model}}}$, short of $2\pi \cdot 10000$
+# (that would be $i = d_{\text{model}}/2$, a pair that does not exist). We read the turn per
+# position off the encoding itself (the angle of each pair at position 1, since position 0 is
+# at angle 0) and compare with the formula, for this notebook's two widths:
+
+# %%
+for d in (16, 64):
+    pe2 = helpers.sinusoidal_positional_encoding(2, d).double()  # positions 0 and 1, (2, d)
+    turn = torch.atan2(pe2[1, 0::2], pe2[1, 1::2])  # radians each pair turns per position, (d/2,)
+    wavelength = 2 * math.pi / turn  # positions per turn, (d/2,)
+    print(
+        f"d_model = {d}: first pair {wavelength[0]:.2f}, last pair {wavelength[-1]:,.0f} positions; "
+        f"2π·10000^((d-2)/d) = {2 * math.pi * 10000 ** ((d - 2) / d):,.0f}, 2π·10000 = {2 * math.pi * 1e4:,.0f}"
+    )
+
+# %% [markdown]
+# The slowest clock turns once every 47,117 positions at $d_{\text{model}} = 64$ and 19,869 at
+# $d_{\text{model}} = 16$: three quarters and a third of $2\pi \cdot 10000 = 62,832$. Left, the
+# encoding for 64 positions and $d_{\text{model}} = 64$; right, how similar two positions'
+# encodings are:
 
 # %%
 nb.plot_encoding(T=64, d_model=64)
@@ -261,11 +315,21 @@ nb.plot_encoding(T=64, d_model=64)
 # %% [markdown]
 # Nearby positions have similar encodings, and the similarity falls off with distance along
 # bands parallel to the diagonal: it depends on the offset $p - q$, not on $p$ itself. That is
-# exact: $PE_{p+k}$ is a rotation of $PE_p$ that depends only on $k$, so the dot product
-# $PE_p \cdot PE_{p+k}$ is the same for every $p$:
+# exact: $PE_{p+k} = M_k\, PE_p$, where $M_k$ rotates each pair $i$ by the angle $k\,\omega_i$
+# (`positions.shift_matrix`, a $2 \times 2$ rotation per pair) and depends only on $k$:
 
 # %%
-pe64 = helpers.sinusoidal_positional_encoding(64, 64)
+pe64 = helpers.sinusoidal_positional_encoding(64, 64)  # (64 positions, d_model = 64)
+for offset in (1, 5, 20):
+    M = positions.shift_matrix(offset, 64)  # (64, 64), block-diagonal
+    gap = pe64[offset:] - pe64[:-offset] @ M.T  # PE_(p+offset) - M PE_p, every p
+    print(f"offset {offset:2d}: max |PE_(p+offset) - M PE_p| {helpers.within_rounding(gap)}")
+
+# %% [markdown]
+# A rotation keeps lengths and angles, so the dot product $PE_p \cdot PE_{p+k} = PE_p \cdot
+# M_k PE_p$ is the same for every $p$:
+
+# %%
 for offset in (1, 5, 20):
     dots = (pe64[:-offset] * pe64[offset:]).sum(-1)  # PE_p . PE_{p+offset}, every p
     same = bool(dots.max() - dots.min() < 1e-4)
@@ -313,6 +377,9 @@ assert gap_pe > 1e5 * 1e-6 and gap_pe > 1e4 * gap_plain  # far above rounding
 #   parameters.
 # * Without positions, $\mathrm{MHA}(Px) = P\,\mathrm{MHA}(x)$; sinusoidal encodings (or a
 #   causal mask) break that symmetry.
+# * Pair $i$ of the sinusoidal encoding turns $10000^{-2i/d_{\text{model}}}$ radians per position:
+#   wavelengths from $2\pi$ to $2\pi \cdot 10000^{(d_{\text{model}}-2)/d_{\text{model}}}$, and
+#   $PE_{p+k}$ is $PE_p$ rotated pair by pair, by angles that depend only on $k$.
 #
 # ## Exercises
 #
@@ -336,6 +403,23 @@ helpers.check("split_heads", my_split_heads)
 # %%
 answer = None
 helpers.check("mha_parameter_count", answer)
+
+# %% [markdown]
+# **3. A shift is a rotation.** Complete `my_shift_rotation`: the $2 \times 2$ matrix $R$ with
+# $\begin{pmatrix} PE_{p+k,\,2i} \\ PE_{p+k,\,2i+1} \end{pmatrix} = R
+# \begin{pmatrix} PE_{p,\,2i} \\ PE_{p,\,2i+1} \end{pmatrix}$ for every position $p$, as a
+# float32 tensor. (Pair $i$ turns by $\omega_i = 10000^{-2i/d_{\text{model}}}$ radians per
+# position; expand $\sin(x + a)$ and $\cos(x + a)$.) The check tries several $k$, $i$ at
+# $d_{\text{model}} = 16$.
+
+
+# %%
+def my_shift_rotation(k, i, d_model):
+    """(2, 2) float32 R: [PE[p+k, 2i], PE[p+k, 2i+1]] = R @ [PE[p, 2i], PE[p, 2i+1]] for every p."""
+    raise NotImplementedError
+
+
+helpers.check("shift_rotation", my_shift_rotation)
 
 # %% [markdown]
 # `helpers.solution("split_heads")` prints a reference solution, when you want it.

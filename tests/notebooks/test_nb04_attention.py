@@ -6,7 +6,7 @@ import torch.nn.functional as F
 from torch.testing import assert_close
 
 import helpers
-from helpers import jacobians
+from helpers import attention, jacobians
 from helpers.notebooks import nb04_attention as nb04
 
 
@@ -67,3 +67,41 @@ def test_attention_gradient_is_diluted_like_one_over_n():
 def test_make_model_rejects_unknown_kind():
     with pytest.raises(ValueError, match="GRU"):
         nb04.make_model("GRU")
+
+
+def test_softmax_jacobian_norms_match_the_formula_and_compare_at_the_same_scores():
+    J = nb04.softmax_jacobian_norms(512, n_queries=50)
+    s = nb04.random_scores(512, 50, 16).double()
+    for name, c in (("raw", 1.0), ("scaled", 512**0.5)):
+        a = (s / c).softmax(-1)  # d softmax(s / c) / d s = (diag(a) - a a^T) / c
+        formula = (torch.diag_embed(a) - a[:, :, None] * a[:, None, :]) / c
+        assert_close(J[name], formula.norm(dim=(-2, -1)))
+    big, small = nb04.softmax_jacobian_norms(512), nb04.softmax_jacobian_norms(16)
+    assert big["scaled"].median() > 10 * big["raw"].median()  # saturated without the scaling
+    assert small["raw"].median() > small["scaled"].median()  # small d_k: the 1/sqrt(d_k) factor wins
+
+
+def test_mha_attn_mask_gives_nn_multihead_attention_the_sdpa_result(g):
+    lengths, L = [6, 4, 2], 6
+    x = torch.randn(3, L, 8, generator=g)
+    allowed = helpers.causal_mask(L) & attention.padding_mask(lengths, L)  # SDPA: True = may attend
+    ref = F.scaled_dot_product_attention(x, x, x, attn_mask=allowed)
+    mha = nb04.identity_attention(8)  # one head: attn_mask (B * 1, L, L)
+    assert_close(mha(x, x, x, attn_mask=nb04.mha_attn_mask(lengths, L))[0], ref)
+    assert not torch.allclose(mha(x, x, x, attn_mask=allowed)[0], ref, equal_nan=True)
+
+
+def test_the_rnn_of_the_distance_figure_has_spectral_radius_below_one(g):
+    rnn = nb04.make_module("RNN", d=32)
+    x = torch.randn(1, 5, 32, dtype=torch.float64, generator=g)
+    assert_close(nb04.make_model("RNN", d=32)(x), rnn(x)[0][:, -1])  # the same layer
+    rho = nb04.rnn_spectral_radius(d=32)
+    assert rho == pytest.approx(torch.linalg.eigvals(rnn.weight_hh_l0.detach()).abs().max().item())
+    assert 0.4 < rho < 0.75  # uniform(-1/sqrt(d), 1/sqrt(d)) entries: about 1/sqrt(3)
+
+
+def test_scaling_update_moves_the_lines():
+    fig = nb04.plot_scaling(d_k=1)
+    nb04.update_scaling(fig, d_k=1024)
+    raw = fig.axes[0].lines[0].get_ydata()
+    assert max(raw) > 0.99 and "d_k = 1024" in fig.axes[0].get_title()

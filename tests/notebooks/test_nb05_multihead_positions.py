@@ -1,5 +1,7 @@
 """Notebook 05's module: the toy sentence, hand-built and random heads, the heads widget."""
 
+import math
+
 import pytest
 import torch
 from torch.testing import assert_close
@@ -11,10 +13,34 @@ from helpers.notebooks import nb05_multihead_positions as nb05
 def test_heads_explorer_offers_only_divisors_and_keeps_the_parameter_count():
     ex = nb05.explore_heads()
     assert all(16 % h == 0 for h in ex.controls["n_heads"].options)
-    counts = {nb05.parameter_count(nb05.random_heads(h)) for h in nb05.HEAD_CHOICES}
+    counts = {
+        nb05.parameter_count(nb05.random_heads(h, scale)) for h in nb05.HEAD_CHOICES for scale in (1, 8)
+    }
     assert counts == {4 * 16 * 16 + 4 * 16}
     ex.controls["n_heads"].value = 8
-    assert "8 heads × 2 dimensions" in ex.result.axes[0].get_title()
+    assert "8 heads × 2 dims" in ex.result.axes[0].get_title()
+    ex.controls["scale"].value = 1
+    assert "weights × 1:" in ex.result.axes[0].get_title() and ex.error is None
+
+
+def test_random_heads_are_uniform_at_init_and_sharper_when_scaled():
+    for h in nb05.HEAD_CHOICES:
+        _, H_init = nb05.random_head_maps(h, 1)
+        _, H_sharp = nb05.random_head_maps(h, nb05.SHARP_SCALE)
+        assert H_init.min() > 0.99 * math.log(6)  # PyTorch's init: every map almost uniform
+        assert H_sharp.mean() < 0.7 * math.log(6)
+    _, H16 = nb05.random_head_maps(16, nb05.SHARP_SCALE)
+    assert H16.max() - H16.min() > 0.5  # narrow heads differ from one another
+
+
+def test_random_heads_scale_only_the_input_projection():
+    base, scaled = nb05.random_heads(4, 1), nb05.random_heads(4, 8)
+    assert_close(scaled.in_proj.weight, 8 * base.in_proj.weight)
+    assert_close(scaled.out_proj.weight, base.out_proj.weight)
+    with pytest.raises(ValueError, match="scale"):
+        nb05.random_heads(4, 0)
+    with pytest.raises(ValueError, match="n_heads"):
+        nb05.random_heads(3)
 
 
 def test_hand_built_heads_attend_to_their_partner():
