@@ -87,33 +87,45 @@ def jacobian_norms(
 
 
 def _product_norms(W_hh, T, nonlinearity, x, W_xh, h0, every: int) -> torch.Tensor:
-    """||J_k...J_1||_2 at k = every, 2*every, ..., (and T): scale tracked as a log, norms in one batch."""
-    W = W_hh.double()
+    """||J_k...J_1||_2 at k = every, 2*every, ..., (and T), for one RNN: (n,)."""
     H = hidden_states(W_hh, T, nonlinearity=nonlinearity, x=x, W_xh=W_xh, h0=h0)
     slopes = 1 - H**2 if nonlinearity == "tanh" else torch.ones_like(H)  # phi'(a_k), (T, d)
-    P = torch.eye(W.shape[0], dtype=torch.float64)  # the product, Frobenius-normalised
-    log_scale, kept, logs = 0.0, [], []
-    for k in range(T):
-        P = slopes[k, :, None] * (W @ P)  # J_k P, (d, d)
-        f = torch.linalg.matrix_norm(P).item()  # Frobenius: cheap
-        if f == 0.0:  # exactly zero from here on
-            break
-        log_scale += math.log(f)
-        P = P / f
-        if (k + 1) % every == 0 or k + 1 == T:
-            kept.append(P)
-            logs.append(log_scale)
-    n = -(-T // every)  # how many k were asked for
-    if not kept:
-        return torch.zeros(n, dtype=torch.float64)
-    spectral = torch.linalg.matrix_norm(torch.stack(kept), ord=2)  # (n,), one batched SVD
-    log_norms = torch.tensor(logs, dtype=torch.float64) + spectral.log()
-    norms = torch.where(log_norms < LOG_FLOAT64_MAX, log_norms.exp(), torch.inf)
-    return torch.cat([norms, torch.zeros(n - len(norms), dtype=torch.float64)])
+    return product_norms(W_hh[None], slopes[None], every)[0]
+
+
+def product_norms(W_hh: torch.Tensor, slopes: torch.Tensor, every: int = 1) -> torch.Tensor:
+    """||diag(s_k) W ... diag(s_1) W||_2 at k = every, 2*every, ..., (and T), for B products at once.
+
+    W_hh (B, d, d), slopes (B, T, d) with s_k = phi'(a_k) -> (B, n) float64, n = ceil(T / every).
+    Each product is kept Frobenius-normalised and its scale tracked as a logarithm, so the result
+    is exact up to float64 range: beyond it an entry is honestly inf (or 0), never NaN. The loop
+    runs in NumPy (small arrays: little overhead per step), the spectral norms in one batched SVD.
+    """
+    if W_hh.dim() != 3 or slopes.dim() != 3 or slopes.shape[::2] != W_hh.shape[:2] or slopes.shape[1] < 1:
+        raise ValueError(
+            f"W_hh must be (B, d, d) and slopes (B, T, d), got {tuple(W_hh.shape)} and {tuple(slopes.shape)}"
+        )
+    require_positive_int(every, "every")
+    W, S = (t.detach().double().numpy() for t in (W_hh, slopes))
+    B, T, d = S.shape
+    P = np.broadcast_to(np.eye(d), (B, d, d))  # the products, Frobenius-normalised
+    log_scale, kept, logs = np.zeros(B), [], []
+    with np.errstate(divide="ignore"):  # log 0 = -inf: a product exactly 0 stays 0
+        for k in range(T):
+            P = S[:, k, :, None] * (W @ P)  # J_k P, (B, d, d)
+            f = np.sqrt(np.einsum("bij,bij->b", P, P))  # (B,) Frobenius: cheap
+            log_scale = log_scale + np.log(f)
+            P = P / np.where(f > 0, f, 1.0)[:, None, None]
+            if (k + 1) % every == 0 or k + 1 == T:
+                kept.append(P), logs.append(log_scale)
+        with one_thread():
+            spectral = torch.linalg.matrix_norm(torch.from_numpy(np.stack(kept, axis=1)), ord=2).numpy()
+        return torch.from_numpy(_exp_or_inf(np.stack(logs, axis=1) + np.log(spectral)))  # (B, n)
 
 
 def naive_product_norm(W_hh: torch.Tensor, T: int, dtype: torch.dtype = torch.float32) -> float:
-    """||W_hh^T||_2 of a linear RNN, multiplied out step by step in `dtype` with no rescaling."""
+    """||W_hh^k||_2 at k = T (the T-th matrix power: a linear RNN's dh_T/dh_0), multiplied out
+    step by step in `dtype` with no rescaling."""
     require_square(W_hh, "W_hh")
     P = torch.eye(W_hh.shape[0], dtype=dtype)
     for _ in range(T):
@@ -130,6 +142,47 @@ def power_norms(W: torch.Tensor, K: int) -> torch.Tensor:
         out.append(torch.linalg.matrix_norm(P, ord=2))
         P = W @ P
     return torch.stack(out)
+
+
+def log_growth_rate(norms: torch.Tensor, first: int = 1) -> float:
+    """The slope per step of the least-squares line through log norms[k - 1] against k = first..len(norms).
+
+    For norms[k - 1] = ||J_k ... J_1|| this measures the long-run rate of the product: log rho for a
+    linear RNN (Gelfand), the top Lyapunov exponent for a tanh RNN. `first` skips the transient.
+    """
+    require_tensor(norms, "norms")
+    if norms.dim() != 1 or not 1 <= first <= len(norms) - 1:
+        raise ValueError(f"norms must be 1-D, longer than first={first!r}, got shape {tuple(norms.shape)}")
+    tail = norms[first - 1 :].double()
+    if not (torch.isfinite(tail) & (tail > 0)).all():
+        raise ValueError("norms must be finite and > 0 from `first` on (no overflow, no exact zero)")
+    k = torch.arange(first, len(norms) + 1, dtype=torch.float64)
+    A = torch.stack([k, torch.ones_like(k)], dim=1)  # (n, 2): slope and intercept
+    return torch.linalg.lstsq(A, tail.log()[:, None]).solution[0, 0].item()
+
+
+def weight_gradient_by_step(
+    W_hh: torch.Tensor, x: torch.Tensor, W_xh: torch.Tensor, h0: torch.Tensor | None = None
+) -> torch.Tensor:
+    """Each step's term of dL/dW_hh for L = sum(h_T) of a tanh RNN, float64: (T, d, d).
+
+    W_hh acts at every step, so dL/dW_hh = sum_k outer(delta_k, h_{k-1}), with delta_k = dL/da_k
+    (backpropagation through time): delta_T = 1 - h_T^2, delta_{k-1} = (1 - h_{k-1}^2) * (W_hh.T @ delta_k).
+    Term k is what W_hh at step k alone contributes: with h_0 = 0 the first term is 0.
+    """
+    require_square(W_hh, "W_hh")
+    require_tensor(x, "x")
+    if x.dim() != 2:
+        raise ValueError(f"x must have shape (T, d_in), got {tuple(x.shape)}")
+    T, d, W = x.shape[0], W_hh.shape[0], W_hh.double()
+    H = hidden_states(W_hh, T, x=x, W_xh=W_xh, h0=h0)  # h_1..h_T, (T, d)
+    h_start = torch.zeros(d, dtype=torch.float64) if h0 is None else h0.double()
+    h_before = torch.cat([h_start[None], H[:-1]])  # h_0..h_{T-1}, (T, d)
+    delta, terms = 1 - H[-1] ** 2, []  # dL/da_T for L = sum(h_T), (d,)
+    for k in range(T - 1, -1, -1):
+        terms.append(torch.outer(delta, h_before[k]))  # outer(delta_k, h_{k-1}), (d, d)
+        delta = (1 - h_before[k] ** 2) * (W.T @ delta)  # delta_{k-1}
+    return torch.stack(terms[::-1])  # (T, d, d), term k at index k - 1
 
 
 # --- all paths: ||dc_k/dc_0||_2 for every k ------------------------------------------------

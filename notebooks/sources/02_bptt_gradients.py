@@ -22,9 +22,11 @@
 # * how $\|\partial h_T / \partial h_0\|$ shrinks or grows with $T$, for linear and $\tanh$ RNNs, with
 #   orthogonal and Gaussian $W_{hh}$;
 # * the precise condition (largest *singular value* and the bound on $\tanh'$, Pascanu, Mikolov & Bengio
-#   2013), why the *eigenvalue* only sets the long-run rate, and the non-normal trap;
-# * why gradients are computed in float64 here, why clipping fixes exploding gradients, and why
-#   nothing as simple fixes vanishing ones.
+#   2013), why the *eigenvalue* only sets the long-run rate of a linear RNN (a Lyapunov exponent sets it
+#   for a $\tanh$ RNN), and the non-normal trap;
+# * how the size of the inputs decides whether the $\tanh$ saturates;
+# * why gradients are computed in float64 here, what clipping does for exploding gradients (it caps the
+#   step, it does not remove the cause), and why it does nothing for vanishing ones.
 #
 # **The article's claim this notebook tests (C2)**, translated from the article:
 #
@@ -45,11 +47,14 @@ if "google.colab" in sys.modules:
     subprocess.run([*pip, "git+https://github.com/why-transformers/why-transformers"], check=True)
 
 # %%
+import math
+
 import torch
 from torch.testing import assert_close
 
 import helpers
 from helpers import jacobians
+from helpers.course.tables import Table
 from helpers.notebooks import nb02_bptt_gradients as nb
 from helpers.spectra import largest_singular_value
 
@@ -104,10 +109,12 @@ print("product of J_k equals autograd's Jacobian:", torch.allclose(ours, theirs,
 #   any vector, $\|Wv\| \le \|W\|_2 \|v\|$. We measure gradient products with it.
 #
 # Drop the $\tanh$ ($h_k = W_{hh}h_{k-1} + W_{xh}x_k$) and every $J_k$ is $W_{hh}$, so
-# $\partial h_T/\partial h_0 = W_{hh}^T$ (the $T$-th power). Take $W_{hh} = \rho\,Q$ with $Q$ orthogonal
-# ($d = 64$): all its eigenvalues have modulus $\rho$ *and* all its singular values equal $\rho$, so
-# $\|W_{hh}^T\|_2 = \rho^T$. `nb.gradient_norms(rho, 200, ...)` builds such a $W_{hh}$ and returns
-# $\|\partial h_T/\partial h_0\|_2$ for every $T$ from 1 to 200, in float64 (why float64: see below).
+# $\partial h_k/\partial h_0 = W_{hh}^{\,k}$, the $k$-th matrix power. (In this notebook a superscript on
+# a matrix is always a power, $W^k = W W \cdots W$; a transpose is written $W^\top$.) Take
+# $W_{hh} = \rho\,Q$ with $Q$ orthogonal ($d = 64$): all its eigenvalues have modulus $\rho$ *and* all its
+# singular values equal $\rho$, so $\|W_{hh}^{\,k}\|_2 = \rho^k$ for every $k$.
+# `nb.gradient_norms(rho, 200, ...)` builds such a $W_{hh}$ and returns $\|\partial h_T/\partial h_0\|_2$
+# for every $T$ from 1 to 200, in float64 (why float64: see below).
 
 # %%
 for rho in (0.9, 1.0, 1.1):
@@ -122,8 +129,9 @@ for rho in (0.9, 1.0, 1.1):
 # About $5\times10^{-3}$, $1$ and $1.2\times10^{2}$ at $T = 50$; about $7\times10^{-10}$, $1$ and
 # $2\times10^{8}$ at $T = 200$. Exponential in $T$, exactly as the article says, *for this matrix*.
 # Now the same three spectral radii with a Gaussian $W_{hh}$ (random normal entries, rescaled to the same
-# $\rho$; dashed lines), and with the $\tanh$ put back,
-# driven by inputs of unit size ($x_t \sim \mathcal N(0, I)$, $W_{xh} = I$), on the right.
+# $\rho$; dashed lines), and with the $\tanh$ put back, on the right. The $\tanh$ RNN needs inputs; we
+# choose inputs of unit size ($x_t \sim \mathcal N(0, I)$, $W_{xh} = I$). That is a choice, and it matters:
+# the section on $\tanh$ saturation below varies it.
 
 # %%
 nb.plot_gradient_norm_grid(T=200)
@@ -158,15 +166,13 @@ nb.plot_gradient_norm_grid(T=200)
 # matrices ($WW^\top = W^\top W$, e.g. orthogonal or symmetric ones), not for a random Gaussian one:
 
 # %%
-for rho in (0.9, 1.0, 1.1):  # Wg: the matrix gradient_norms builds (seed 0)
-    Wg = helpers.matrix_with_spectral_radius(
-        64, rho, kind="gaussian", generator=torch.Generator().manual_seed(0)
-    )
+for rho in (0.9, 1.0, 1.1):
+    Wg = nb.recurrent_matrix(rho, kind="gaussian")  # the matrix gradient_norms builds (seed 0)
     norms = nb.gradient_norms(rho, 200, kind="gaussian", nonlinearity="linear")
     peak = int(norms.argmax()) + 1
     print(
-        f"rho = {rho}: sigma_max = {largest_singular_value(Wg):.2f};  ||W^T|| peaks at {norms.max():.3g} "
-        f"(T = {peak}), is {norms[49]:.2g} at T=50 and {norms[199]:.2g} at T=200"
+        f"rho = {rho}: sigma_max = {largest_singular_value(Wg):.2f};  ||W^k|| peaks at {norms.max():.3g} "
+        f"(k = {peak}), is {norms[49]:.2g} at k = 50 and {norms[199]:.2g} at k = 200"
     )
 
 # %% [markdown]
@@ -175,16 +181,14 @@ for rho in (0.9, 1.0, 1.1):  # Wg: the matrix gradient_norms builds (seed 0)
 # about 2.9 and stays of order one. (The three are one random matrix rescaled, so $\sigma_{\max}/\rho$ is
 # the same for all of them; with $\rho = 1.1$ it explodes as predicted, but faster at first.)
 #
-# ## The eigenvalue sets the long-run rate (Gelfand's formula)
+# ## The eigenvalue sets the long-run rate of a linear RNN (Gelfand's formula)
 #
 # The article's eigenvalue is not wrong, it answers a different question. Gelfand's formula says that for
 # any matrix $\|W^k\|^{1/k} \to \rho(W)$ as $k \to \infty$: **in the long run** the product of a linear RNN
 # grows or shrinks like $\rho^k$, whatever happens at first. For the Gaussian $W_{hh}$ with $\rho = 0.9$:
 
 # %%
-Wg = helpers.matrix_with_spectral_radius(
-    64, 0.9, kind="gaussian", generator=torch.Generator().manual_seed(0)
-).double()
+Wg = nb.recurrent_matrix(0.9, kind="gaussian").double()  # the Gaussian W_hh above, rho = 0.9
 for k in (1, 10, 100, 1000):
     rate = torch.linalg.matrix_norm(torch.linalg.matrix_power(Wg, k), ord=2).item() ** (1 / k)
     print(f"k = {k:4d}: ||W^k||^(1/k) = {rate:.4f}")
@@ -192,6 +196,18 @@ print(f"spectral radius rho = {helpers.spectral_radius(Wg):.4f}")
 
 # %% [markdown]
 # The per-step rate starts at $\sigma_{\max}$ and approaches $\rho = 0.9$ as $k$ grows.
+#
+# Gelfand's formula is about the powers of **one** matrix: it is the rate of the *linear* RNN, whose
+# every factor is $W_{hh}$. With the $\tanh$ the factors $J_k = \mathrm{diag}(1 - h_k^2)\,W_{hh}$ change
+# from step to step, with the inputs, and no single matrix has a $\rho$ that gives the rate. The long-run
+# rate of such a product is its largest **Lyapunov exponent**, the average log growth per step,
+#
+# $$\mu = \lim_{T\to\infty} \frac{1}{T}\,\log\big\|J_T J_{T-1} \cdots J_1\big\|,$$
+#
+# which exists under mild conditions, e.g. when the factors come from a stationary random process
+# (Oseledets 1968, the multiplicative ergodic theorem; for RNNs see Engelken, Wolf & Abbott 2023). For the linear RNN,
+# $\mu = \log\rho$; for the $\tanh$ RNN it depends on $W_{hh}$ *and* on the inputs, which set the slopes
+# $1 - h_k^2$. We measure it below as the slope of $\log\|\partial h_T/\partial h_0\|$ against $T$.
 #
 # ## The non-normal trap
 #
@@ -218,9 +234,9 @@ print(f"||W^k|| first drops below 1 at k = {int((powers[1:] < 1).nonzero()[0]) +
 nb.plot_non_normal(coupling=5.0, eigenvalue=0.9)
 
 # %% [markdown]
-# Move the **off-diagonal coupling** and the **eigenvalue**: with coupling 0 the matrix is normal and
-# $\|W^k\| = \lambda^k$ exactly; the larger the coupling, the higher and longer the hump, at the same
-# eigenvalue.
+# Move the **off-diagonal coupling** and the **eigenvalue λ** (both eigenvalues of this $W$, so also its
+# spectral radius): with coupling 0 the matrix is normal and $\|W^k\| = \lambda^k$ exactly; the larger
+# the coupling, the higher and longer the hump, at the same eigenvalue.
 
 # %%
 nb.explore_non_normal()
@@ -228,39 +244,67 @@ nb.explore_non_normal()
 # %% [markdown]
 # ## $\tanh$ saturation: why $\rho = 1.1$ vanishes
 #
-# With the $\tanh$, each $J_k$ carries $\mathrm{diag}(1 - h_k^2)$. Near $h = 0$ (no input) this is the
-# identity and the $\tanh$ RNN behaves like the linear one. Driven by inputs of unit size, the hidden
-# units sit well away from 0, their slopes are well below 1, and the per-step factor drops below 1 even
-# when $\rho > 1$. Orthogonal $W_{hh}$, $d = 64$:
+# With the $\tanh$, each $J_k$ carries $\mathrm{diag}(1 - h_k^2)$. Near $h = 0$ this is the identity and the
+# $\tanh$ RNN behaves like the linear one. Driven by inputs of unit size, the hidden units sit well away
+# from 0, their slopes are well below 1, and the product shrinks even when $\rho > 1$. Here is the measured
+# rate of the figure's orthogonal curves, the slope of $\log\|\partial h_T/\partial h_0\|$ per step,
+# fitted over $T = 50..200$ (`jacobians.log_growth_rate`), beside $\log\rho$:
 
 # %%
-x_unit, W_in = nb.unit_inputs(50, 64)  # the inputs gradient_norms uses
+x_unit, W_in = nb.random_inputs(200, 64)  # the inputs gradient_norms uses: unit size, (200, 64)
 for rho in (0.9, 1.0, 1.1):
-    Wo = helpers.matrix_with_spectral_radius(
-        64, rho, kind="orthogonal", generator=torch.Generator().manual_seed(0)
-    )
-    H = jacobians.hidden_states(Wo, 50, x=x_unit, W_xh=W_in)  # h_1..h_50, (50, 64)
-    norm50 = nb.gradient_norms(rho, 50, kind="orthogonal", nonlinearity="tanh")[-1].item()
+    H = jacobians.hidden_states(nb.recurrent_matrix(rho), 200, x=x_unit, W_xh=W_in)  # h_1..h_200, (200, 64)
+    slope = {  # of log||dh_T/dh_0|| against T = 50..200, per step
+        nl: jacobians.log_growth_rate(nb.gradient_norms(rho, 200, nonlinearity=nl), first=50)
+        for nl in ("linear", "tanh")
+    }
     print(
-        f"rho = {rho}: mean tanh' = {(1 - H**2).mean():.2f}; ||dh_50/dh_0|| = {norm50:.1g}; "
-        f"per-step factor {norm50 ** (1 / 50):.2f}"
+        f"rho = {rho}: log rho = {math.log(rho):+.3f};  slope: linear {slope['linear']:+.3f}, tanh mu = "
+        f"{slope['tanh']:+.2f} (e^mu = {math.exp(slope['tanh']):.2f});  mean tanh' = {(1 - H**2).mean():.2f}"
     )
 
 # %% [markdown]
-# The average slope $\tanh'$ is about 0.5, so the effective per-step factor is about 0.6 to 0.7 and even
-# $\rho = 1.1$ gives about $2\times10^{-8}$ after 50 steps. In practice vanishing, not exploding, is the
-# common failure of a $\tanh$ RNN. (The slopes depend on the input scale: with much smaller inputs the units stay
-# near 0 and the $\tanh$ RNN behaves like the linear one.) Here is the picture for one spectral radius,
-# with $\rho^T$ as a wide grey band for reference (the linear orthogonal curve lies exactly on it):
+# The linear RNN's slope is $\log\rho$ (Gelfand). The $\tanh$ RNN's Lyapunov exponent $\mu$ is about
+# $-0.56$, $-0.46$ and $-0.38$: negative for all three, a factor $e^{\mu}$ of about 0.57, 0.63 and 0.68 per
+# step, so even $\rho = 1.1$ vanishes. The average slope $\tanh'$ is about 0.5, which makes the factors
+# shrink. In practice vanishing, not exploding, is the
+# common failure of a $\tanh$ RNN *driven by inputs of this size*.
+#
+# **The input scale decides.** Multiply the inputs by a scale $s$ ($x_t \sim \mathcal N(0, s^2 I)$): small
+# inputs keep the units near 0, where $\tanh$ is nearly linear; large ones saturate them.
 
 # %%
-nb.plot_gradient_norms(eigenvalue=1.1, seq_len=200)
+rows = []
+for rho in (0.9, 1.1):
+    for scale in (0.01, 0.1, 1.0, 3.0):
+        x_s, W_in = nb.random_inputs(200, 64, scale=scale)  # (200, 64)
+        H = jacobians.hidden_states(nb.recurrent_matrix(rho), 200, x=x_s, W_xh=W_in)  # (200, 64)
+        norms = nb.gradient_norms(rho, 200, nonlinearity="tanh", input_scale=scale)  # (200,)
+        rate = math.exp(jacobians.log_growth_rate(norms, first=50))
+        mean_slope, norm_T = (1 - H**2).mean(), norms[-1]
+        rows.append([rho, scale, f"{mean_slope:.2f}", f"{norm_T:.1g}", f"{rho**200:.1g}", f"{rate:.2f}"])
+Table(["rho", "input scale", "mean tanh'", "||dh_200/dh_0||", "rho^200", "rate e^mu"], rows)
 
 # %% [markdown]
-# Move the **eigenvalue** (the spectral radius of $W_{hh}$) and the **sequence length**. Watch the linear
-# orthogonal curve follow $\rho^T$, the Gaussian one bulge above it first, and the $\tanh$ curves stay far
-# below both unless $\rho$ is large. (The widget uses $d = 32$ and about 50 points per curve so that it
-# redraws quickly; values beyond float64 are drawn as red triangles, not dropped.)
+# * $\rho = 0.9$: with inputs of size 0.01 the mean slope is 1.00 and the $\tanh$ RNN decays at 0.90 per
+#   step, like $\rho^T$; at size 1 the rate drops to 0.57, at size 3 to 0.36: saturation speeds up the decay.
+# * $\rho = 1.1$: the hidden state grows by itself (the zero state is unstable), so even inputs of size
+#   0.01 end up saturated: the gradient grows while the state is small (about $10^{2}$ at $T = 200$, far
+#   below $1.1^{200} \approx 2\times10^{8}$), then its rate settles near 1.01. Larger inputs saturate
+#   sooner and the gradient vanishes.
+#
+# Here is the picture for one spectral radius, with $\rho^T$ as a wide grey band for reference (the linear
+# orthogonal curve lies exactly on it):
+
+# %%
+nb.plot_gradient_norms(rho=1.1, seq_len=200)
+
+# %% [markdown]
+# Move the **spectral radius ρ** of $W_{hh}$ (its largest $|\text{eigenvalue}|$), the **sequence length**
+# and the **input scale**. Watch the linear orthogonal curve follow $\rho^T$, the Gaussian one bulge above
+# it first, and the $\tanh$ curves: near $\rho^T$ at input scale 0.01 (for $\rho \le 1$), far below it at
+# 1 or 3. (The widget uses $d = 32$ and about 50 points per curve so that it redraws quickly; values beyond
+# float64 are drawn as red triangles, not dropped.)
 
 # %%
 nb.explore_gradient_norms()
@@ -286,7 +330,7 @@ for dtype in (torch.float32, torch.float64):
 # normalised and tracks its scale as a logarithm: past float64's range it reports `inf` (overflow) or 0,
 # never NaN.
 #
-# ## Exploding gradients have a simple fix: clipping
+# ## Exploding gradients: clipping caps the step
 #
 # When the gradient explodes, one SGD step with it throws the weights far away. Pascanu et al. (2013)
 # proposed **clipping the gradient norm**: if $\|g\| > c$, replace $g$ by $c\,g/\|g\|$. The direction is
@@ -313,6 +357,12 @@ print("same direction:", torch.allclose(W_rec.grad / W_rec.grad.norm(), raw / ra
 # The huge norm becomes exactly `max_norm` and the direction is unchanged: the step still goes downhill,
 # it just no longer throws the weights far away. In a training loop the call goes between
 # `loss.backward()` and `optimizer.step()`.
+#
+# Clipping caps a step; it does not remove the cause. The product of Jacobians still explodes, and the
+# next backward pass returns a huge gradient again, to be capped again. And it handles exploding gradients
+# only: a gradient whose norm is below $c$ is left as it is, and one above $c$ is scaled as a whole, so a
+# vanishing part stays vanishing. (For vanishing gradients Pascanu et al. proposed a different tool, a
+# regulariser that penalises the shrinking of the back-propagated gradient; clipping does nothing for them.)
 
 # %% [markdown]
 # ## Vanishing gradients have no such fix
@@ -327,16 +377,36 @@ grads = nb.input_gradient_norms(W_tanh, 100)  # ||dL/dx_t||, t = 1..100
 print(
     f"from the last input: {grads[-1]:.2g};  from the first: {grads[0]:.2g};  ratio {grads[0] / grads[-1]:.1g}"
 )
-scaled = 1e6 * grads  # any rescaling of the whole gradient...
-print(f"after scaling everything by 1e6, the ratio is still {scaled[0] / scaled[-1]:.1g}")
 
 # %% [markdown]
-# The total gradient is dominated by the last few inputs; the first input's share is a few times
-# $10^{-27}$ of it. Rescaling multiplies every contribution by the same number, so the long-range signal stays buried
-# (and in float32 it would already be zero). Fixing vanishing needs a different *architecture*, one whose
-# Jacobian along some path stays near the identity: the LSTM's additive cell state (notebook 03),
-# orthogonal or unitary recurrences, skip connections, or attention, which connects step $T$ to step 1
-# directly (notebook 04).
+# The first input moves the loss about $3\times10^{-27}$ times as much as the last one. What training uses
+# is the gradient of the *weights*. $W_{hh}$ acts at every step, so $\partial L/\partial W_{hh}$ is a sum of
+# one term per step, $\sum_k \delta_k h_{k-1}^\top$ with $\delta_k = \partial L/\partial a_k$
+# (`jacobians.weight_gradient_by_step`; the terms must add up to autograd's gradient). The terms of the
+# first 10 steps carry what the early inputs can teach the weights. How much of the sum are they, and does
+# adding them to the other 90 change the sum at all?
+
+# %%
+x_in, W_in = nb.random_inputs(100, 16)  # the inputs input_gradient_norms used, (100, 16)
+terms = jacobians.weight_gradient_by_step(W_tanh, x_in, W_in)  # (100, 16, 16): step k's term
+W_shared = W_tanh.double().requires_grad_()
+jacobians.hidden_states(W_shared, 100, x=x_in, W_xh=W_in)[-1].sum().backward()  # L = sum(h_100)
+assert_close(terms.sum(0), W_shared.grad)  # the 100 terms add up to autograd's dL/dW_hh
+early, late = terms[:10].sum(0), terms[10:].sum(0)  # steps 1-10, steps 11-100
+print(f"||early|| / ||dL/dW_hh|| = {early.norm() / terms.sum(0).norm():.0e}")
+for dtype in (torch.float32, torch.float64):
+    changed = not torch.equal(late.to(dtype) + early.to(dtype), late.to(dtype))
+    eps = torch.finfo(dtype).eps  # the smallest relative difference dtype resolves near 1
+    print(f"adding the first 10 steps' terms in {dtype} (eps {eps:.0e}) changes the sum: {changed}")
+
+# %% [markdown]
+# The first 10 steps make up about $2\times10^{-24}$ of the weight gradient. Float32 resolves relative
+# differences of about $10^{-7}$ and float64 about $2\times10^{-16}$, so in both adding them changes not one
+# bit: the early steps are lost to rounding beside the late steps' terms of order one. Scaling the gradient
+# (up, or down as clipping does) multiplies every term by the same number and leaves this share as it is.
+# Fixing vanishing needs a different *architecture*, one whose Jacobian along some path stays near the
+# identity: the LSTM's additive cell state (notebook 03), orthogonal or unitary recurrences, skip
+# connections, or attention, which connects step $T$ to step 1 directly (notebook 04).
 #
 # ## Verdict
 #
@@ -347,21 +417,24 @@ print(f"after scaling everything by 1e6, the ratio is still {scaled[0] / scaled[
 #   ($0.9^{50} \approx 5\times10^{-3}$, $1.1^{200} \approx 2\times10^{8}$, as printed).
 # * Imprecise: the guarantee is on the largest **singular value** with the bound on $\tanh'$
 #   (Pascanu et al. 2013): $\sigma_{\max} < 1$ suffices for vanishing, $\sigma_{\max} > 1$ is only
-#   necessary for exploding. The eigenvalue sets the **asymptotic rate** (Gelfand); before that, a
-#   non-normal $W_{hh}$ with $\rho = 0.9$ can amplify gradients many times over.
-# * Missing: $\tanh$ saturation. With inputs of realistic size even $\rho = 1.1$ vanishes, so vanishing is
-#   the typical failure, and it is the hard one: clipping fixes explosion in one line, nothing as simple
-#   fixes vanishing.
+#   necessary for exploding. The eigenvalue sets the **asymptotic rate** of a linear RNN (Gelfand); before
+#   that, a non-normal $W_{hh}$ with $\rho = 0.9$ can amplify gradients many times over.
+# * Missing: $\tanh$ saturation. The rate of a $\tanh$ RNN is a Lyapunov exponent, set by $W_{hh}$ and the
+#   inputs together: with inputs of unit size even $\rho = 1.1$ vanishes (about 0.68 per step), with
+#   inputs of size 0.01 and $\rho = 0.9$ the $\tanh$ RNN follows $\rho^T$. Vanishing is the typical failure, and
+#   it is the hard one: clipping caps the steps of an exploding gradient in one line (without removing
+#   the cause), and does nothing for vanishing.
 #
 # ## Summary
 #
 # * $J_k = \mathrm{diag}(1 - h_k^2)W_{hh}$; $\partial h_T/\partial h_0 = J_T\cdots J_1$ (the chain rule, as the
 #   article writes).
 # * $\|\partial h_T/\partial h_0\| \le (\gamma\,\sigma_{\max})^T$: singular values give the guarantee,
-#   eigenvalues give the long-run rate, and they differ for non-normal matrices.
-# * $\tanh'$ below 1 makes gradients vanish even for $\rho > 1$.
-# * Use float64 (or logs) to measure these products; clip to tame explosions; vanishing needs a new
-#   architecture.
+#   eigenvalues give the long-run rate of a linear RNN, and they differ for non-normal matrices.
+# * With $\tanh$ the long-run rate is a Lyapunov exponent: $\tanh'$ below 1 (large inputs, saturation)
+#   makes gradients vanish even for $\rho > 1$.
+# * Use float64 (or logs) to measure these products; clip to cap the steps of an exploding gradient;
+#   vanishing needs a new architecture: the early steps' share of the weight gradient is below rounding.
 #
 # ## Exercises
 #

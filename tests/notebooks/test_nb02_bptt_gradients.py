@@ -2,8 +2,10 @@
 
 import math
 
+import numpy as np
 import pytest
 import torch
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from torch.testing import assert_close
 
 import helpers
@@ -19,6 +21,16 @@ def test_strided_norms_are_a_subset_of_the_full_curve(every, g):
     assert_close(part, full[[k - 1 for k in ks]])
 
 
+def test_gradient_norms_equal_jacobian_norms_of_the_same_rnn():
+    x, W_xh = nb02.random_inputs(40, 16, scale=0.3)
+    for nonlinearity in ("linear", "tanh"):
+        want = helpers.jacobian_norms(
+            nb02.recurrent_matrix(1.1, 16, kind="gaussian"), 40, nonlinearity=nonlinearity, x=x, W_xh=W_xh
+        )
+        got = nb02.gradient_norms(1.1, 40, d=16, kind="gaussian", nonlinearity=nonlinearity, input_scale=0.3)
+        assert_close(got, want, rtol=1e-12, atol=0)
+
+
 def test_curriculum_numbers_for_orthogonal_linear_rnn():
     at = {rho: nb02.gradient_norms(rho, 200) for rho in (0.9, 1.0, 1.1)}
     assert at[0.9][49].item() == pytest.approx(0.9**50, rel=1e-4)
@@ -27,7 +39,27 @@ def test_curriculum_numbers_for_orthogonal_linear_rnn():
 
 
 def test_tanh_with_unit_inputs_vanishes_even_above_one():
-    assert nb02.gradient_norms(1.1, 100, nonlinearity="tanh")[-1] < 1e-6
+    norms = nb02.gradient_norms(1.1, 200, nonlinearity="tanh")
+    assert norms[-1] < 1e-6 and jacobians.log_growth_rate(norms, first=50) < math.log(0.8)
+
+
+def test_input_scale_switches_saturation_on_and_off():
+    """Small inputs: the tanh RNN follows rho^T (rho <= 1). Large inputs: it decays faster, monotonically."""
+    small = nb02.gradient_norms(0.9, 200, nonlinearity="tanh", input_scale=0.01)
+    assert small[-1].item() == pytest.approx(0.9**200, rel=0.2)
+    assert math.exp(jacobians.log_growth_rate(small, first=50)) == pytest.approx(0.9, abs=0.01)
+    rates = [
+        jacobians.log_growth_rate(nb02.gradient_norms(0.9, 200, nonlinearity="tanh", input_scale=s), first=50)
+        for s in nb02.INPUT_SCALES
+    ]
+    assert rates == sorted(rates, reverse=True) and rates[-1] < math.log(0.5)
+
+
+def test_random_inputs_of_a_shorter_sequence_start_the_longer_one():
+    short, W_xh = nb02.random_inputs(37, 8, scale=2.0)
+    long, _ = nb02.random_inputs(300, 8, scale=2.0)
+    assert torch.equal(short, long[:37]) and torch.equal(W_xh, torch.eye(8, dtype=torch.float64))
+    assert long.std().item() == pytest.approx(2.0, rel=0.05)
 
 
 def test_input_gradients_decay_with_distance(g):
@@ -36,16 +68,51 @@ def test_input_gradients_decay_with_distance(g):
     assert grads.shape == (40,) and grads[0] < 1e-6 * grads[-1]
 
 
-def test_gradient_widget_draws_overflow_as_a_marker():
+def test_gradient_widget_draws_large_norms_and_rescales():
     explorer = nb02.explore_gradient_norms()
-    assert repr(explorer) == "Explorer(gradient_norms: eigenvalue, sequence length)"
-    explorer.controls["eigenvalue"].value = 1.5
+    assert repr(explorer) == "Explorer(gradient_norms: spectral radius ρ, sequence length, input scale)"
+    explorer.controls["rho"].value = 1.5
     explorer.controls["seq_len"].value = 300
-    ax = explorer.result.axes[0]
+    top = max(explorer.result.axes[0].get_ylim())
     assert explorer.error is None
-    assert max(ax.get_ylim()) > 1e40  # 1.5^300 ~ 1e53: drawn, not dropped
-    explorer.controls["eigenvalue"].value = 0.5
-    assert max(ax.get_ylim()) > max(explorer.result.axes[0].get_ylim())
+    assert top > 1e40  # 1.5^300 ~ 1e53: drawn, not dropped
+    explorer.controls["rho"].value = 0.5
+    assert top > 1e30 * max(explorer.result.axes[0].get_ylim())
+
+
+def test_gradient_widget_input_scale_moves_only_the_tanh_curves():
+    explorer = nb02.explore_gradient_norms()
+    lines = lambda: [line.get_ydata()[-1] for line in explorer.result.axes[0].lines[:4]]
+    before = lines()
+    explorer.controls["input_scale"].value = 0.01
+    after = lines()
+    assert after[:2] == before[:2]  # linear: no inputs in the Jacobian
+    assert after[2] > 1e6 * before[2] and after[3] > 1e6 * before[3]  # tanh: far less saturated
+
+
+def test_widget_curves_are_the_gradient_norms_they_claim():
+    """The widget's cached curves equal gradient_norms at the same points (d = 32)."""
+    steps, curves = nb02._widget_curves(1.2, 120, 0.3, 32)
+    assert steps == tuple(range(2, 121, 2))
+    for (nonlinearity, kind, _), curve in zip(nb02.CASES, curves):
+        want = nb02.gradient_norms(1.2, 120, d=32, kind=kind, nonlinearity=nonlinearity, input_scale=0.3)
+        assert_close(torch.tensor(curve, dtype=torch.float64), want[1::2], rtol=1e-12, atol=0)
+
+
+def pixels(fig) -> np.ndarray:
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    return np.asarray(canvas.buffer_rgba())
+
+
+def test_gradient_norms_updated_in_place_equal_a_new_figure_past_float64():
+    """Overflow markers come and go (rho = 3 over 700 steps): the update draws them as plot does."""
+    fig = nb02.plot_gradient_norms(1.0, 100)
+    for values in [(3.0, 700, 1.0), (1.0, 100, 0.1)]:
+        nb02.update_gradient_norms(fig, *values)
+        labels = fig.axes[0].get_legend_handles_labels()[1]
+        assert (helpers.course.style.OVERFLOW_LABEL in labels) == (values[0] == 3.0)
+        assert np.array_equal(pixels(fig), pixels(nb02.plot_gradient_norms(*values)))
 
 
 def test_overflow_is_marked_not_dropped():
@@ -64,13 +131,18 @@ def test_non_normal_widget_changes_with_coupling():
     flat = peak()
     explorer.controls["coupling"].value = 10.0
     assert flat == pytest.approx(1.0) and peak() > 30
+    legend = [t.get_text() for t in explorer.result.axes[0].get_legend().get_texts()]
+    assert legend[0] == "W = [[0.9, 10], [0, 0.9]]"
 
 
 @pytest.mark.parametrize(
     "call, words",
     [
-        (lambda: nb02.plot_gradient_norms(0.0, 10), "eigenvalue"),
+        (lambda: nb02.plot_gradient_norms(0.0, 10), "rho"),
         (lambda: nb02.plot_gradient_norms(1.0, 0), "seq_len"),
+        (lambda: nb02.plot_gradient_norms(1.0, 10, input_scale=-1.0), "input_scale"),
+        (lambda: nb02.random_inputs(10, 4, scale=math.nan), "scale"),
+        (lambda: nb02.gradient_norms(1.0, 10, nonlinearity="relu"), "nonlinearity"),
         (lambda: nb02.plot_non_normal(eigenvalue=2.0), "eigenvalue"),
         (lambda: jacobians.step_jacobian(torch.ones(3), torch.ones(3, 2)), "W_hh"),
         (lambda: jacobians.jacobian_product(torch.eye(3), 0), "T"),
