@@ -82,7 +82,7 @@ def _display_bundle(result) -> dict:
 def _layout_of(fig: Figure) -> tuple:
     """The figure's size and its axes' positions, once it has been drawn; the figure keeps them."""
     fig.set_layout_engine(None)  # an update in place redraws without laying out again
-    return tuple(fig.get_size_inches()), [ax.get_position() for ax in fig.axes]
+    return tuple(fig.get_size_inches()), [ax.get_position(original=True) for ax in fig.axes]
 
 
 def _reuse_layout(fig: Figure, layout: tuple | None) -> None:

@@ -8,6 +8,7 @@ import pytest
 import torch
 
 import helpers
+from helpers import attention
 from helpers.course.exercises import compare, register_exercise
 
 
@@ -120,7 +121,35 @@ def _lstm(order):
     return step
 
 
+def _rotation(angle):
+    c, s = math.cos(angle), math.sin(angle)
+    return torch.tensor([[c, s], [-s, c]])
+
+
+def _sdpa_mask(lengths, L):  # SDPA's convention: True = may attend
+    return helpers.causal_mask(L) & attention.padding_mask(lengths, L)
+
+
 WRONG = {  # exercise -> {what the mistake is: a plausible wrong answer}
+    "mha_mask": {
+        "SDPA's convention (not inverted)": _sdpa_mask,
+        "transposed": lambda lengths, L: ~_sdpa_mask(lengths, L).transpose(-2, -1),
+        "padding masks the queries": lambda lengths, L: ~(
+            helpers.causal_mask(L) & attention.padding_mask(lengths, L).transpose(-2, -1)
+        ),
+        "causal only": lambda lengths, L: (~helpers.causal_mask(L)).expand(len(lengths), L, L),
+        "padding only": lambda lengths, L: (~attention.padding_mask(lengths, L)).expand(len(lengths), L, L),
+        "or instead of and": lambda n, L: ~(helpers.causal_mask(L) | attention.padding_mask(n, L)),
+        "float mask": lambda lengths, L: (~_sdpa_mask(lengths, L)).float(),
+    },
+    "shift_rotation": {
+        "transposed (a shift back by k)": lambda k, i, d: _rotation(k * 10000 ** (-2 * i / d)).T,
+        "forgot the 2 of 2i": lambda k, i, d: _rotation(k * 10000 ** (-i / d)),
+        "forgot k": lambda k, i, d: _rotation(10000 ** (-2 * i / d)),
+        "angle times 2 pi": lambda k, i, d: _rotation(2 * math.pi * k * 10000 ** (-2 * i / d)),
+        "exponent without the minus": lambda k, i, d: _rotation(k * 10000 ** (2 * i / d)),
+        "float64": lambda k, i, d: _rotation(k * 10000 ** (-2 * i / d)).double(),
+    },
     "attention": {
         "no 1/sqrt(d_k)": lambda q, k, v: (q @ k.transpose(-2, -1)).softmax(-1) @ v,
         "divided by d_k": lambda q, k, v: (q @ k.transpose(-2, -1) / q.shape[-1]).softmax(-1) @ v,
