@@ -42,11 +42,38 @@ def explore_softmax() -> Explorer:
     return Explorer(plot_softmax, control, name="softmax", update=update_softmax)
 
 
+def cold_softmax(scores: torch.Tensor) -> torch.Tensor:
+    """The limit of softmax(scores / tau) as tau -> 0, over the last dimension.
+
+    Divide every term by e^{s_max / tau}: a score below the maximum gets e^{(s - s_max) / tau} -> 0,
+    each of the k scores equal to the maximum keeps e^0 = 1. So the limit is 1/k on each of the
+    k tied maxima and 0 elsewhere: one-hot only when the maximum is unique.
+    """
+    top = scores == scores.amax(dim=-1, keepdim=True)  # the k tied maxima of each row
+    return top / top.sum(dim=-1, keepdim=True)  # 1/k on each, 0 elsewhere
+
+
+def _scores_with_ties() -> tuple[torch.Tensor]:
+    """(6, 5) scores: small whole numbers, so that many rows tie for the maximum; row 0 is the
+    widget's SCORES (a unique maximum), row 1 has three tied maxima."""
+    scores = torch.randint(-2, 3, (6, 5)).float()
+    scores[0] = torch.tensor(SCORES)
+    scores[1, :3] = scores[1].max() + 1
+    return (scores,)
+
+
 register_exercise(
     "softmax_cold_limit",
     reference=lambda: 1.0,
     hint="the largest score's weight e^{s/tau} dominates all others as tau -> 0.",
     worked="Divide by e^{s_max/tau}: p_max = 1 / (1 + sum_{j != max} e^{(s_j - s_max)/tau}).\n"
     "Each exponent (s_j - s_max)/tau is negative and -> -inf as tau -> 0: each term -> 0.\n"
-    "So p_max -> 1 / (1 + 0) = 1 (when the largest score is unique); the others -> 0.",
+    "So p_max -> 1 / (1 + 0) = 1 (when the largest score is unique, as 2 is here); the others -> 0.",
+)
+register_exercise(
+    "cold_softmax",
+    reference=cold_softmax,
+    make_inputs=_scores_with_ties,
+    hint="as tau -> 0 every score below the maximum gets weight 0; the scores equal to the maximum "
+    "(there may be several) share the total weight of 1 equally.",
 )

@@ -63,9 +63,13 @@ generator = helpers.set_seed(0)
 #    `nn.MultiheadAttention`, and a table compares their complexity.
 #
 # Each step is a *claim* we can test. The ledger below says what each notebook
-# found; the links open the notebook that tests the claim. Do not worry if words in
-# the verdict column (singular value, scan, permutation-equivariant...) are new: each
-# is explained in the notebook that reaches that verdict.
+# found; the links open the notebook that tests the claim. Each verdict says what it
+# rests on: *measured here* is what the course computes itself; *from the literature*
+# is what it takes from published work instead, cited (C3's "a few hundred tokens",
+# for one, was measured on language models far larger than anything trained here). Do
+# not worry if words in the verdict column (singular value, scan,
+# permutation-equivariant...) are new: each is explained in the notebook that reaches
+# that verdict.
 
 # %%
 ledger.claims_ledger()
@@ -80,8 +84,13 @@ ledger.course_map()
 # ## How the notebooks work
 #
 # * **Read first, run later.** Every notebook is committed with its outputs, so
-#   each figure is there before you run anything. Every number in the prose is
-#   printed by a cell above it.
+#   each figure is there before you run anything.
+# * **Every number has a source you can see.** A number in a notebook's prose is a
+#   setting in a code cell of that notebook above it, a result that a cell of that
+#   notebook prints (or draws in a figure or table) above it, or a published result,
+#   cited with its authors and year. Timings and training results depend on the
+#   machine: the prose quotes the committed run and says so, and the cell asserts only
+#   what holds on any machine. A number that is none of these is a bug: please report it.
 # * **Widgets.** Below each important figure a widget lets you change one thing
 #   (sequence length, eigenvalue, head count...) and redraw. Drag a slider and
 #   release it, or click it and use the arrow keys. If nothing moves, run the
@@ -146,12 +155,27 @@ nb.explore_softmax()
 # ## A first exercise
 #
 # Softmax at temperature $\tau$ is $p_i = e^{s_i/\tau} / \sum_j e^{s_j/\tau}$. As
-# $\tau \to 0$, what probability does the softmax give the largest score? Replace
-# `None` with your answer and run the cell.
+# $\tau \to 0$, what probability does the softmax give the largest score, when only one
+# score is the largest (as 2 is among the widget's five scores)? Replace `None` with your
+# answer and run the cell.
 
 # %%
 answer = None
 helpers.check("softmax_cold_limit", answer)
+
+# %% [markdown]
+# **And when scores tie?** Write `cold_softmax(scores)`: the limit of
+# $\mathrm{softmax}(s/\tau)$ as $\tau \to 0$, over the last dimension of a tensor of
+# scores. Some rows the check feeds it have a unique maximum, others several scores
+# tied for the largest. Replace `raise NotImplementedError` with your code.
+
+
+# %%
+def cold_softmax(scores):
+    raise NotImplementedError
+
+
+helpers.check("cold_softmax", cold_softmax)
 
 # %% [markdown]
 # Next: [01 · Recurrence](01_recurrence.ipynb).

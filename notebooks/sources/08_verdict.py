@@ -22,8 +22,10 @@
 # * what Vaswani et al.'s Table 1 says that the article leaves out (convolution, restricted attention), and
 #   the two rows neither shows: the cost of generating one token and the memory kept between tokens;
 # * the verdict on each of the article's eight claims, and which notebook shows it;
-# * why recurrence came back: a *linear* recurrence can be computed by a parallel scan in $\lceil\log_2 N\rceil$
-#   steps, which you will build and check against the loop.
+# * how many stacked layers link two distant tokens, counted for each kind of layer;
+# * why recurrence came back: a *linear, element-wise* recurrence has no matrix product in its chain, so it can
+#   be computed in parallel (a scan in $\lceil\log_2 N\rceil$ steps, a convolution, chunks), which you will build
+#   and check against the loop; and what that restriction costs.
 #
 # **The article's claim this notebook tests (C8)**: its closing table, translated from the article,
 #
@@ -75,7 +77,8 @@ generator = helpers.set_seed(8)
 # * **recurrent (LSTM)**: the LSTM cell of notebook 03 over $N$ steps (four gates, so four times the products);
 # * **self-attention**: one head, projections $Q, K, V$, $\mathrm{softmax}(QK^\top/\sqrt d)V$, output projection;
 # * **convolutional**: `nn.Conv1d` with kernel width $k = 3$;
-# * **restricted self-attention**: each token attends only within its block of $r = 16$ neighbours.
+# * **restricted self-attention**: a sliding window, each token attends to itself and the $r = 16$ tokens before
+#   it (as in Mistral 7B, Jiang et al. 2023; the missing tokens before the first are masked).
 
 # %%
 d, Ns = 64, [16, 64, 256, 1024]
@@ -88,17 +91,11 @@ for kind, counts in flops.items():
 # Divide the counts by the formulas and the constants appear: recurrent $4Nd^2$ (two $d \times d$ products per
 # step, 2 FLOPs per multiply-add), LSTM $16Nd^2$ (the same for four gates), self-attention $8Nd^2 + 4N^2d$ (four
 # projections, then $QK^\top$ and the weighted sum of $V$), convolution $2kNd^2$, restricted attention
-# $8Nd^2 + 4rNd$.
+# $8Nd^2 + 4(r+1)Nd$ (each query meets $r + 1$ keys). `nb.FLOP_FORMULAS` holds them:
 
 # %%
-for kind, formula in [
-    ("recurrent", lambda N: 4 * N * d * d),
-    ("recurrent (LSTM)", lambda N: 16 * N * d * d),
-    ("self-attention", lambda N: 8 * N * d * d + 4 * N * N * d),
-    ("convolutional (k=3)", lambda N: 2 * 3 * N * d * d),
-    ("restricted self-attention (r=16)", lambda N: 8 * N * d * d + 4 * 16 * N * d),
-]:
-    print(f"{kind:<34} counted / formula = {[f / formula(N) for f, N in zip(flops[kind], Ns)]}")
+for kind, formula in nb.FLOP_FORMULAS.items():
+    print(f"{kind:<34} counted / formula = {[f / formula(N, d) for f, N in zip(flops[kind], Ns)]}")
 ratio = [a / r for a, r in zip(flops["self-attention"], flops["recurrent"])]
 print("self-attention / tanh RNN:", ratio, " = N/d + 2")
 ratio_lstm = [a / r for a, r in zip(flops["self-attention"], flops["recurrent (LSTM)"])]
@@ -121,8 +118,9 @@ nb.plot_flops(Ns, flops, d)
 #
 # "Sequential operations" counts how many operations must run one after another, however many processors you
 # have. We measure it as the depth of the autograd graph: the longest chain of operations, each waiting for
-# the previous one, on a real input of $N$ tokens. For one layer this is also the longest path from the first
-# token to the last output, the article's "maximum path length".
+# the previous one, on a real input of $N$ tokens. For a recurrent layer and for attention this is also the path
+# from the first token to the last output, the article's "maximum path length" (for the other layers, see
+# below).
 
 # %%
 depth = {kind: [nb.dependent_steps(kind, N) for N in (16, 64, 256)] for kind in nb.LAYERS}
@@ -132,13 +130,35 @@ for kind, steps in depth.items():
 
 # %% [markdown]
 # The recurrent layers' chains grow with every token: by 3 operations for the tanh RNN (a matrix product, an
-# addition, a tanh) and by 9 for the LSTM (its gates and cell update). They are $\mathcal{O}(N)$ deep. The other three layers have a
-# chain of constant length: all tokens are processed at once. That is the real advantage, on hardware that can do thousands of operations at the same time.
+# addition, a tanh) and by 9 for the LSTM (its gates and cell update). They are $\mathcal{O}(N)$ deep. The other
+# three layers have a chain of constant length: all tokens are processed at once. That is the real advantage, on
+# hardware that can do thousands of operations at the same time.
 #
-# Path length between distant tokens is a different matter for convolutions and restricted attention: one
-# layer only connects neighbours, so linking token 1 to token $N$ takes a stack of $\mathcal{O}(N/k)$
-# convolutions ($\mathcal{O}(\log_k N)$ if they are dilated) or $\mathcal{O}(N/r)$ restricted-attention
-# layers. These two come from Vaswani et al.'s table, not from a measurement here.
+# ### Path length: how many layers link two distant tokens?
+#
+# A convolution or a window only connects neighbours, so linking tokens $D$ apart takes a *stack* of them. We
+# count it: stack fresh layers until the last token's output depends on the first token's input. The
+# dependence is a derivative, carried through the layers by forward-mode autograd on a real input; it is
+# exactly zero where no path of operations exists. Besides the five layers above, a causal convolution with
+# gaps (*dilated*: layer $l$ sees $t$, $t - 3^l$, $t - 2 \cdot 3^l$), the kind behind Table 1's
+# $\mathcal{O}(\log_k N)$:
+
+# %%
+distances, links = (16, 64, 256), {}
+for kind in nb.PATH_KINDS:
+    depth_to = nb.link_depths(kind, N=257)  # depth_to[t]: layers until token t depends on token 0
+    links[kind] = [depth_to[D] for D in distances]
+print(f"{'layers linking tokens D apart':<50}" + "".join(f"{f'D = {D}':>9}" for D in distances))
+for kind, counts in links.items():
+    print(f"{kind:<50}" + "".join(f"{n:>9}" for n in counts))
+
+# %% [markdown]
+# One layer of attention links any two tokens, at any distance. A window of $r = 16$ moves information 16
+# tokens per layer, so tokens $D$ apart need $\lceil D/r \rceil$ layers (1, 4, 16): Table 1's
+# $\mathcal{O}(N/r)$. The contiguous convolution moves it one token per layer ($(k-1)/2$ for width $k$):
+# $D$ layers, $\mathcal{O}(N/k)$. The dilated one reaches $3^L - 1$ tokens back with $L$ layers:
+# $\lceil \log_3 (D + 1) \rceil$ (3, 4, 6), $\mathcal{O}(\log_k N)$. The recurrent layers also link everything in
+# one layer, but their path runs through the $D$ steps of their chain: $\mathcal{O}(N)$.
 
 # %% [markdown]
 # ## One timing: does less depth mean less time on this machine?
@@ -209,38 +229,68 @@ for t in (16, 256, 4096):
         f"t = {t:>4}: FLOPs recurrent {f_rnn:>7,}  attention {f_att:>9,}   "
         f"state recurrent {s_rnn:>3}  attention {s_att:>7,}"
     )
+    assert (f_rnn, s_rnn) == nb.GENERATION_FORMULAS["recurrent"](t, d)  # 4 d^2 FLOPs, d numbers
+    assert (f_att, s_att) == nb.GENERATION_FORMULAS["self-attention"](t, d)  # 8 d^2 + 4 (t+1) d, 2 t d
 
 # %%
 nb.plot_generation([16, 64, 256, 1024, 4096], d)
 
 # %% [markdown]
-# ## The table, rebuilt
+# ### Both costs, for any width and length
 #
-# Vaswani et al.'s Table 1 in full, beside what we counted above ($d = 64$; FLOPs at $N = 1024$, dependent
-# steps at $N = 256$), and the article's last two rows with what we measured.
+# The counts above match their formulas exactly (the cells assert it, and the tests check it at other sizes),
+# so the formulas can draw any $d$ and $N$ at once. Left, the work of one layer over $N$ tokens; right, the
+# cost of generating token $N$, FLOPs and the numbers kept between tokens, for the RNN (blue) and attention
+# (green). The labels under the panels give attention's cost as a multiple of the RNN's. Here $d = 64$ and
+# $N = 1024$, the values counted above:
 
 # %%
-i, j = Ns.index(1024), 2  # N = 1024 in flops; N = 256 in depth
-rows = [  # (layer type, complexity per layer, name counted, sequential ops, max path length)
-    ("self-attention", "O(N² d)", "self-attention", "O(1)", "O(1)"),
-    ("recurrent (tanh RNN)", "O(N d²)", "recurrent", "O(N)", "O(N)"),
-    ("recurrent (LSTM)", "O(N d²)", "recurrent (LSTM)", "O(N)", "O(N)"),
-    ("convolutional", "O(k N d²)", "convolutional (k=3)", "O(1)", "O(log_k N)"),
-    ("restricted self-attention", "O(r N d)", "restricted self-attention (r=16)", "O(1)", "O(N/r)"),
+nb.plot_costs(d=64, N=1024)
+
+# %% [markdown]
+# Move the **width d** and the **sequence length N**. Attention's work per layer is $N/d + 2$ times the RNN's
+# (the left label), so it grows with $N$ and shrinks with $d$; its cost per generated token and its cache grow
+# with $N$, while the RNN's stay where they are. The LSTM always costs four times the RNN.
+
+# %%
+nb.explore_costs()
+
+# %% [markdown]
+# ## The table, rebuilt
+#
+# Vaswani et al.'s Table 1 in full (with the contiguous convolution of their text beside their dilated one),
+# beside what we counted above ($d = 64$; FLOPs at $N = 1024$, dependent steps at $N = 256$, layers linking
+# tokens 256 apart), and the article's last two rows with what we measured.
+
+# %%
+i, j = Ns.index(1024), distances.index(256)  # N = 1024 in flops; N = 256 in depth and links
+counted = {kind: (f"{flops[kind][i]:,}", depth[kind][j]) for kind in nb.LAYERS}
+counted[nb.DILATED] = (f"{nb.layer_flops(nb.DILATED, 1024, d):,}", nb.dependent_steps(nb.DILATED, 256))
+rows = [  # (layer type, complexity per layer, sequential ops, max path length: Vaswani et al.; kind counted)
+    ("self-attention", "O(N² d)", "O(1)", "O(1)", "self-attention"),
+    ("recurrent (tanh RNN)", "O(N d²)", "O(N)", "O(N)", "recurrent"),
+    ("recurrent (LSTM)", "O(N d²)", "O(N)", "O(N)", "recurrent (LSTM)"),
+    ("convolutional, contiguous", "O(k N d²)", "O(1)", "O(N/k)", "convolutional (k=3)"),
+    ("convolutional, dilated", "O(k N d²)", "O(1)", "O(log_k N)", nb.DILATED),
+    ("restricted self-attention", "O(r N d)", "O(1)", "O(N/r)", "restricted self-attention (r=16)"),
 ]
+through = lambda kind: " (through 256 steps)" if kind.startswith("recurrent") else ""
 Table(
     ["layer type", "complexity per layer", "counted FLOPs, N=1024", "sequential ops"]
-    + ["longest chain, N=256", "max path length"],
+    + ["longest chain, N=256", "max path length", "layers linking tokens 256 apart"],
     [
-        [name, big_o, f"{flops[kind][i]:,}", ops, depth[kind][j], path]
-        for name, big_o, kind, ops, path in rows
+        [name, big_o, counted[kind][0], ops, counted[kind][1], path, f"{links[kind][j]}{through(kind)}"]
+        for name, big_o, ops, path, kind in rows
     ],
 )
 
 # %% [markdown]
-# The complexity column is Vaswani et al.'s. For attention it counts only the comparison of all pairs,
-# $\mathcal{O}(N^2 d)$; our counts also include the $\mathcal{O}(N d^2)$ projections that every attention layer
-# pays. Then the rows that are not in Table 1, each with the cell above that measured it (the accuracy comes
+# The complexity, sequential-operations and path-length columns are Vaswani et al.'s. For attention the
+# complexity counts only the comparison of all pairs, $\mathcal{O}(N^2 d)$; our counts also include the
+# $\mathcal{O}(N d^2)$ projections that every attention layer pays. The dilated convolution does the same work as
+# the contiguous one (its taps are spread out, not more numerous) with a chain as short; what changes is the
+# path.
+# Then the rows that are not in Table 1, each with the cell above that measured it (the accuracy comes
 # from the training run, so this table is not compared by the tests: its cell asserts the generation rows):
 
 # %%
@@ -271,7 +321,8 @@ Table(
 # %% [markdown]
 # ## The claims ledger
 #
-# Each claim of the article, its verdict, and where the course shows it:
+# Each claim of the article, its verdict, what the verdict rests on (measured in this course, or taken from
+# published work, cited), and where the course shows it:
 
 # %%
 ledger.claims_ledger()
@@ -281,20 +332,20 @@ ledger.claims_ledger()
 #
 # | claim | verdict | the evidence |
 # |---|---|---|
-# | C1 sequential bottleneck | true for a nonlinear recurrence; a linear one runs as a parallel scan | [01](01_recurrence.ipynb): the unrolled chain and the loop time linear in $N$; the input projection is one matmul. Here: the chain length grows with $N$, and the scan below. |
-# | C2 eigenvalue < 1 vanishes, > 1 explodes | mechanism right, condition imprecise | [02](02_bptt_gradients.ipynb): gradient norms against the spectral radius, orthogonal vs Gaussian $W_{hh}$, the non-normal matrix. |
-# | C3 LSTMs still forget | mostly right | [03](03_lstm_gating.ipynb): $\partial c_T/\partial c_0 = \prod f_t$ and its dependence on the forget bias; [07](07_long_range_memory.ipynb): the accuracy-vs-delay figure (bias $+3$ learns $T = 30$, not $T = 100$). |
-# | C4 every token sees every other at once | true in training and encoding, not in generation | [04](04_attention.ipynb): the attention matrix; generation stays sequential (the generation rows above). |
+# | C1 sequential bottleneck | true for a nonlinear recurrence; a linear, element-wise one runs in parallel | [01](01_recurrence.ipynb): the unrolled chain and the loop time linear in $N$; the input projection is one matmul. Here: the chain length grows with $N$; the scan, the convolution and the chunks of the epilogue equal the loop. |
+# | C2 eigenvalue < 1 vanishes, > 1 explodes | mechanism right, condition imprecise | [02](02_bptt_gradients.ipynb): gradient norms against the spectral radius, orthogonal vs Gaussian $W_{hh}$, the non-normal matrix, $\tanh$ saturation. |
+# | C3 LSTMs still forget | mostly right | [03](03_lstm_gating.ipynb): $\partial c_T/\partial c_0 = \prod f_t$ and its dependence on the forget bias; [07](07_long_range_memory.ipynb): the accuracy-vs-delay figure (bias $+3$ learns $T = 30$, not $T = 100$). "A few hundred tokens" is Khandelwal et al. (2018)'s measurement on language models, not ours. |
+# | C4 every token sees every other at once | true in training and encoding, not in generation | [04](04_attention.ipynb): one matrix product computes all $L \times L$ scores; generating one position at a time gives the same outputs, but each new token waits for the last (and the generation rows above). |
 # | C5 $\mathcal{O}(1)$ path fixes long context | wrong as stated | [04](04_attention.ipynb): gradient vs distance and its dilution with $N$; [07](07_long_range_memory.ipynb): attention recalls at $T = 100$ only with positions. Here: $\mathcal{O}(N^2)$ work and an $\mathcal{O}(N d)$ cache. |
-# | C6 positions are needed | true | [05](05_multihead_positions.ipynb): permutation equivariance without encoding; [07](07_long_range_memory.ipynb): attention without positions stuck at the order-blind ceiling. |
+# | C6 positions are needed | true without a causal mask | [05](05_multihead_positions.ipynb): permutation equivariance without encoding, broken by the encoding or by a causal mask; [07](07_long_range_memory.ipynb): attention without positions stuck at the order-blind ceiling. |
 # | C7 the timing snippet | not on a CPU at batch 32; on a GPU, at the article's sizes, only against the Python loop | [06](06_parallelism_cost.ipynb): the snippet as written, then proper measurements, and an H200's: attention beats the loop, not cuDNN's `nn.RNN` at B = 32, d = 128, fp32; it wins at batch 1 with long $N$, and in wide layers in bf16. Here: one timing on one thread. |
-# | C8 the table | right but incomplete | this notebook: the counted FLOPs, chain lengths and the generation rows. |
+# | C8 the table | right but incomplete | this notebook: the counted FLOPs, chain lengths, layers linking distant tokens, and the generation rows. |
 
 # %% [markdown]
 # ## Epilogue: how recurrence came back
 #
 # The sequential bottleneck (C1) is real for $h_t = \tanh(W h_{t-1} + \dots)$: there is no shortcut from $h_0$
-# to $h_N$ but to apply the map $N$ times. But take a **linear**, elementwise recurrence
+# to $h_N$ but to apply the map $N$ times. But take a **linear**, element-wise recurrence
 #
 # $$h_t = a_t \odot h_{t-1} + b_t .$$
 #
@@ -320,37 +371,102 @@ print("same result (to float64 precision):", torch.allclose(h_scan, h_loop, rtol
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-a, b = torch.rand(10_000, 16, generator=generator), torch.randn(10_000, 16, generator=generator)
+a_long, b_long = torch.rand(4000, 16, generator=generator), torch.randn(4000, 16, generator=generator)
 t = measure.time_fns(
-    {"loop": lambda: scan.linear_recurrence_loop(a, b), "scan": lambda: scan.linear_recurrence_scan(a, b)},
+    {
+        "loop": lambda: scan.linear_recurrence_loop(a_long, b_long),
+        "scan": lambda: scan.linear_recurrence_scan(a_long, b_long),
+    },
     repeats=3,
 )
 t_loop, t_scan = t["loop"].median_ms, t["scan"].median_ms
-print(f"N = 10,000, one thread: loop {t_loop:.1f} ms, scan {t_scan:.1f} ms")
-assert t_scan < t_loop / 2  # 14 vectorised steps against 10,000 small ones
+print(f"N = 4,000, one thread: loop {t_loop:.1f} ms, scan {t_scan:.1f} ms")
+assert t_scan < t_loop / 2  # 12 vectorised steps against 4,000 small ones
 
 # %% [markdown]
-# This is the idea behind the recurrent models that now compete with Transformers:
+# ### The shared idea: no matrix product in the chain
 #
-# * **S4** (Gu, Goel & Ré 2021): a linear state-space recurrence $h_t = \bar A h_{t-1} + \bar B x_t$, computed
-#   in training as a long convolution, and step by step in generation.
-# * **Mamba** (Gu & Dao 2023): makes $a_t, b_t$ depend on the input (*selective*), computed with a
-#   hardware-aware parallel scan.
-# * **RWKV** (Peng et al. 2023): attention-like mixing rewritten as a linear recurrence: trains in parallel,
-#   generates like an RNN.
+# The tanh is not the only thing that makes an RNN's chain expensive: at every step it multiplies $h$ by
+# $W_{hh}$, a $d \times d$ product that must wait for the step before. Here are the matrix-product FLOPs
+# (what `FlopCounterMode` counts) inside three chains of $N = 100$ steps with $d = 16$, inputs already
+# projected, and inside one *combine* of two steps, the operation a scan repeats:
+
+# %%
+print(f"{'recurrence':<38}{'chain of 100 steps':>20}{'one combine':>13}")
+for kind, (chain, combine_flops) in nb.chain_costs(N=100, d=16).items():
+    print(f"{kind:<38}{chain:>20,}{'no combine' if combine_flops is None else f'{combine_flops:,}':>13}")
+
+# %% [markdown]
+# The tanh RNN and the dense linear recurrence pay $2d^2$ per step inside the chain (51,200 FLOPs over 100
+# steps). The dense one could be scanned, since affine maps compose, but each combine multiplies two
+# $d \times d$ matrices: 8,704 FLOPs, 17 times a step's 512, so the scan would do far more work than the loop.
+# The diagonal (element-wise) recurrence has no matrix product in its chain at all: its $d$ channels are $d$
+# independent scalar recurrences, a step and a combine cost a few multiplications per channel, and every
+# $d \times d$ product (computing $a_t$ and $b_t$ from $x_t$) runs outside the chain, for all $t$ at once.
+# **A linear, diagonal recurrence, whose chain is cheap and can be computed in parallel**, is the one idea
+# behind the recurrent models that now compete with Transformers. How they compute it differs. Four ways,
+# each on the decays it accepts ($N = 1000$, $d = 16$), against the loop:
+
+# %%
+Table(
+    ["algorithm", "used by", "a_t must be", "longest chain", "max |h - loop|"],
+    nb.compare_algorithms(a, b, chunk=50),
+)
+
+# %% [markdown]
+# All four give the loop's $h$ to float64 rounding. The loop's chain is 2,002 operations long, the scan's 42,
+# the chunks' 64 (20 chunks, each one matrix product), and the convolution's 6, because an FFT counts as one
+# operator here (inside, it is $\log_2 N$ levels deep). Who uses which:
+#
+# * **S4** (Gu, Goel & Ré 2022): a linear state-space layer whose state matrix is structured (diagonal plus low
+#   rank; its successors make it diagonal) and the same at every step. In training the whole recurrence is
+#   one long convolution, computed with FFTs; in generation it runs step by step, as a recurrence.
+# * **RWKV-4** (Peng et al. 2023): attention-like mixing (its WKV operator) rewritten as element-wise
+#   recurrences with a fixed decay per channel. Its projections run for all tokens at once; the WKV
+#   recurrence runs in a custom CUDA kernel as a serial loop over $t$, one thread per channel: cheap because
+#   its chain has no matrix product, not because it is parallel over time.
+# * **Mamba** (Gu & Dao 2023): makes $a_t$ and $b_t$ depend on the input (*selective*), which rules out a
+#   fixed convolution kernel; it computes the recurrence with a hardware-aware parallel scan that keeps the
+#   expanded state in the GPU's fast on-chip memory.
+# * **Mamba-2** (Dao & Gu 2024): restricts $a_t$ to one number per step (a scalar times the identity), which
+#   lets it work in chunks: matrix products inside each chunk, on tensor cores, and a short recurrence
+#   between chunks.
 # * **minGRU / minLSTM** (Feng et al. 2024, *"Were RNNs all we needed?"*): drop the dependence of the gates
-#   on $h_{t-1}$, so $a_t$ and $b_t$ depend on $x_t$ only, and the GRU/LSTM becomes a scan.
+#   on $h_{t-1}$, so $a_t$ and $b_t$ depend on $x_t$ only, and the GRU/LSTM becomes a parallel scan.
 #
 # They keep what the generation rows above favour in recurrence, $\mathcal{O}(d)$ state and $\mathcal{O}(d^2)$
-# per token, and remove the $\mathcal{O}(N)$ chain in training. The price is that the recurrence must be
-# linear in $h$: the nonlinearity moves into the layers around it.
+# per token, and take the $d \times d$ products out of the $\mathcal{O}(N)$ chain. The nonlinearity moves into
+# the layers around the recurrence.
+#
+# ### What it costs: tracking state
+#
+# The restriction has a price. The steps of a diagonal recurrence multiply numbers, and numbers commute: the
+# product of the transitions is the same in any order. Tracking a state that changes by operations that do
+# *not* commute, such as which of three cups hides a ball after a sequence of swaps, needs the order:
+
+# %%
+swap_01, swap_12 = torch.eye(3)[[1, 0, 2]], torch.eye(3)[[0, 2, 1]]  # exchange cups 0 and 1; 1 and 2
+a_1, a_2 = torch.rand(3, generator=generator), torch.rand(3, generator=generator)  # two diagonal steps
+print("swaps: order matters:", not torch.equal(swap_12 @ swap_01, swap_01 @ swap_12))
+print(
+    "diagonal steps: order matters:",
+    not torch.equal(torch.diag(a_2) @ torch.diag(a_1), torch.diag(a_1) @ torch.diag(a_2)),
+)
+
+# %% [markdown]
+# Merrill, Petty & Sabharwal (2024, *The Illusion of State in State-Space Models*) prove the general form:
+# linear state-space models such as S4 and Mamba, like Transformers, lie in the circuit class
+# $\mathsf{TC}^0$, so (unless $\mathsf{TC}^0 = \mathsf{NC}^1$) they cannot follow a sequence of permutations
+# of five objects, which a nonlinear RNN tracks with one step per token. The parallel chain was bought with
+# part of what made the tanh RNN sequential, and part of what made it expressive.
 
 # %% [markdown]
 # ## Verdict
 #
 # **C8 (the table): right as far as it goes, and incomplete.** Rows 1-3 match Vaswani et al.'s Table 1, and our
 # counts reproduce them: a recurrent layer's chain of dependent operations grows with $N$, an attention layer's
-# does not. But the table hides that for long sequences attention does more work ($N/d + 2$ times a tanh
+# does not, and the path lengths of convolutions and restricted attention are the numbers of stacked layers we
+# counted. But the table hides that for long sequences attention does more work ($N/d + 2$ times a tanh
 # RNN's, more than an LSTM's once $N > 2d$), that its speed-up needs parallel hardware and enough work per step
 # to fill it (on one CPU thread attention was slower; on an H200 it lost to cuDNN's `nn.RNN` at batch 32,
 # $d = 128$, fp32, and won at batch 1 with long sequences, and in wide layers in bfloat16), and it omits the two
@@ -359,10 +475,11 @@ assert t_scan < t_loop / 2  # 14 vectorised steps against 10,000 small ones
 # small training budget on a task with one sharp target, with positional encoding; it is not a law.
 #
 # **The conclusion** ("LLMs would have been computationally impossible to train with recurrent
-# architectures") overreaches: *nonlinear* recurrence could not use GPUs across time, but linear recurrences
-# computed by a parallel scan train in parallel, and models built on them (Mamba, RWKV) are trained at large
-# scale today. The Transformer won because it used the hardware of 2017 well, not because recurrence is
-# impossible.
+# architectures") overreaches: a *nonlinear* recurrence could not use GPUs across time, but a linear,
+# element-wise one keeps every $d \times d$ product out of its chain, and runs as a scan, a convolution, in
+# chunks, or as a cheap serial loop. Models built on such recurrences are trained at large scale today (RWKV,
+# Peng et al. 2023; Mamba, Gu & Dao 2023), at a price in expressivity (Merrill et al. 2024). The Transformer won
+# because it used the hardware of 2017 well, not because recurrence is impossible.
 
 # %% [markdown]
 # ## Summary
@@ -372,10 +489,14 @@ assert t_scan < t_loop / 2  # 14 vectorised steps against 10,000 small ones
 # * Longest chain of dependent operations: grows 3 per token for the RNN; constant for attention,
 #   convolution and restricted attention. That depth, not the work, is attention's advantage; parallel hardware
 #   lets it pay off at scale, not everywhere (notebook 06's GPU measurements).
+# * Layers linking tokens $D$ apart, counted: 1 for attention, $\lceil D/r \rceil$ for a window of $r$, $D$ for a
+#   contiguous convolution of width 3, $\lceil \log_3(D+1) \rceil$ for a dilated one.
 # * Generation reverses the picture: per token $\mathcal{O}(d^2)$ and $\mathcal{O}(d)$ state for recurrence,
 #   against $\mathcal{O}(d^2 + N d)$ and an $\mathcal{O}(N d)$ cache for attention.
-# * A linear recurrence is an associative scan: $\lceil \log_2 N \rceil$ parallel steps, equal to the loop.
-#   That is why S4, Mamba, RWKV and minGRU brought recurrence back.
+# * A linear, element-wise recurrence has no matrix product in its chain: a scan computes it in
+#   $\lceil \log_2 N \rceil$ parallel steps (Mamba, minGRU), a convolution when $a$ is fixed (S4), chunks of
+#   matrix products when $a_t$ is a scalar (Mamba-2), a serial loop cheaply (RWKV-4); all equal the loop. The
+#   price: such models cannot track state like a nonlinear RNN (Merrill et al. 2024).
 
 # %% [markdown]
 # ## Exercises
@@ -427,13 +548,19 @@ helpers.check("scan_steps_1000", answer)
 #   Mellon University.
 # * Martin, E. & Cundy, C. (2018). Parallelizing linear recurrent neural nets over sequence length. *ICLR*.
 #   arXiv:1709.04057.
-# * Gu, A., Goel, K. & Ré, C. (2021). Efficiently modeling long sequences with structured state spaces.
-#   *ICLR 2022*. arXiv:2111.00396.
+# * Gu, A., Goel, K. & Ré, C. (2022). Efficiently modeling long sequences with structured state spaces.
+#   *ICLR*. arXiv:2111.00396.
 # * Gu, A. & Dao, T. (2023). Mamba: linear-time sequence modeling with selective state spaces. arXiv:2312.00752.
+# * Dao, T. & Gu, A. (2024). Transformers are SSMs: generalized models and efficient algorithms through
+#   structured state space duality. *ICML*. arXiv:2405.21060. (Mamba-2.)
 # * Peng, B. et al. (2023). RWKV: reinventing RNNs for the Transformer era. *Findings of EMNLP*.
 #   arXiv:2305.13048.
 # * Feng, L., Tung, F., Ahmed, M. O., Bengio, Y. & Hajimirsadeghi, H. (2024). Were RNNs all we needed?
 #   arXiv:2410.01201.
+# * Merrill, W., Petty, J. & Sabharwal, A. (2024). The illusion of state in state-space models. *ICML*.
+#   arXiv:2404.08819.
+# * Jiang, A. Q. et al. (2023). Mistral 7B. arXiv:2310.06825. (Sliding-window attention: a token sees the $W$
+#   before it, and $k$ layers reach $k 	imes W$ tokens back.)
 # * Tay, Y., Dehghani, M., Abnar, S., Shen, Y., Bahri, D., Pham, P., Rao, J., Yang, L., Ruder, S. & Metzler, D.
 #   (2021). Long Range Arena: a benchmark for efficient Transformers. *ICLR*. arXiv:2011.04006.
 # * Haviv, A., Ram, O., Press, O., Izsak, P. & Levy, O. (2022). Transformer language models without positional

@@ -131,11 +131,17 @@ def _sdpa_mask(lengths, L):  # SDPA's convention: True = may attend
 
 
 WRONG = {  # exercise -> {what the mistake is: a plausible wrong answer}
+    "cold_softmax": {
+        "one-hot at the first maximum": lambda s: torch.eye(s.shape[-1])[s.argmax(-1)],
+        "ties not shared": lambda s: (s == s.amax(-1, keepdim=True)).float(),
+        "temperature 1": lambda s: s.softmax(-1),
+        "uniform": lambda s: torch.full_like(s, 1 / s.shape[-1]),
+    },
     "mha_mask": {
         "SDPA's convention (not inverted)": _sdpa_mask,
         "transposed": lambda lengths, L: ~_sdpa_mask(lengths, L).transpose(-2, -1),
-        "padding masks the queries": lambda lengths, L: ~(
-            helpers.causal_mask(L) & attention.padding_mask(lengths, L).transpose(-2, -1)
+        "padding masks the queries": lambda lengths, L: (
+            ~(helpers.causal_mask(L) & attention.padding_mask(lengths, L).transpose(-2, -1))
         ),
         "causal only": lambda lengths, L: (~helpers.causal_mask(L)).expand(len(lengths), L, L),
         "padding only": lambda lengths, L: (~attention.padding_mask(lengths, L)).expand(len(lengths), L, L),

@@ -1,0 +1,76 @@
+"""Notebook 00's module: the softmax widget's bars and the two exercises on softmax's cold limit."""
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import helpers
+from helpers.notebooks import nb00_start_here as nb00
+from helpers.seed import seeded
+
+
+def run(capsys, name, answer) -> str:
+    helpers.check(name, answer)
+    return capsys.readouterr().out
+
+
+def test_the_bars_are_pytorchs_softmax():
+    heights, title = nb00._softmax_bars(0.5)
+    torch.testing.assert_close(torch.tensor(heights), (torch.tensor(nb00.SCORES) / 0.5).softmax(-1))
+    assert title == "softmax(s / τ) at temperature τ = 0.5"
+
+
+@pytest.mark.parametrize("temperature", [0, -1.0, float("nan")])
+def test_a_temperature_that_is_not_positive_raises(temperature):
+    with pytest.raises(ValueError, match="temperature must be > 0"):
+        nb00.plot_softmax(temperature)
+
+
+def test_the_value_exercise_assumes_a_unique_maximum_and_the_scores_have_one():
+    """The reference, 1, is the cold limit only when one score is the largest: the widget's are so."""
+    scores = torch.tensor(nb00.SCORES, dtype=torch.float64)
+    assert int((scores == scores.max()).sum()) == 1
+    cold = (scores / 1e-3).softmax(-1)  # PyTorch's softmax, nearly frozen
+    reference = helpers.course.exercises.EXERCISES["softmax_cold_limit"].reference()
+    assert cold.max().item() == pytest.approx(reference)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5])
+def test_cold_softmax_is_pytorchs_softmax_at_a_tiny_temperature(k):
+    """k tied maxima share the weight: 1/k each, the limit PyTorch's softmax approaches."""
+    scores = torch.tensor([3.0] * k + [1.0, 0.0, -2.0])[: max(k, 5)]
+    cold = nb00.cold_softmax(scores)
+    torch.testing.assert_close(cold, (scores / 1e-3).softmax(-1))
+    assert cold[:k].tolist() == pytest.approx([1 / k] * k) and cold[k:].sum() == 0
+
+
+def test_the_check_feeds_ties_and_a_unique_maximum():
+    with seeded(0):
+        draws = [nb00._scores_with_ties()[0] for _ in range(3)]
+    ties = [int(n) for s in draws for n in (s == s.amax(-1, keepdim=True)).sum(-1)]
+    assert 1 in ties and 3 in ties and 2 in ties  # one-hot rows, and rows shared two and three ways
+
+
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        lambda s: F.one_hot(s.argmax(-1), s.shape[-1]).float(),  # one-hot: ties broken by index
+        lambda s: (s == s.amax(-1, keepdim=True)).float(),  # 1 on every tied maximum: sums to k
+        lambda s: s.softmax(-1),  # temperature 1, not the limit
+        lambda s: torch.full_like(s, 1 / s.shape[-1]),  # uniform: the hot limit
+    ],
+)
+def test_plausible_wrong_answers_to_the_ties_exercise_are_refused(capsys, wrong):
+    out = run(capsys, "cold_softmax", wrong)
+    assert "[cold_softmax] not yet: " in out and "Hint: " in out and "correct" not in out
+
+
+def test_the_ties_exercise_accepts_right_answers(capsys):
+    assert "correct!" in run(capsys, "cold_softmax", nb00.cold_softmax)
+    frozen = lambda s: (s / 1e-4).softmax(-1)  # numerically the limit: the scores differ by 1 or more
+    assert "correct!" in run(capsys, "cold_softmax", frozen)
+
+
+@pytest.mark.parametrize("answer, verdict", [(1.0, "correct!"), (1 / 3, "not right"), (0.5, "not right")])
+def test_the_value_exercise(capsys, answer, verdict):
+    assert verdict in run(capsys, "softmax_cold_limit", answer)
