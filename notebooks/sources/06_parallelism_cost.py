@@ -580,7 +580,8 @@ nb.complexity_table(seq_len=512, dim=128)
 # against `nn.RNN`, not at the article's sizes.** Attention beat the loop by about two
 # orders of magnitude, but cuDNN's `nn.RNN` runs its $N$ dependent steps in one call, and
 # at B = 32, d = 128, fp32 it was faster than attention in the forward pass at every
-# length from 16 to 8192, and in forward + backward from $N = 1024$. Attention won at
+# length from 16 to 8192, and in forward + backward too (narrowly up to $N = 512$, by a
+# wide margin from $N = 1024$). Attention won at
 # batch 1 with long sequences, in wide layers and in bfloat16, where fused attention
 # kernels use tensor cores (several times faster than the RNN at $d = 1024$). Parallel
 # hardware is necessary for the article's conclusion, not sufficient: the win needs work
