@@ -45,9 +45,15 @@ class _Ensemble(nn.Module):
         self.W_out = _uniform(generator, M, d, VOCAB, bound=1 / math.sqrt(d))
         self.b_out = _uniform(generator, M, 1, VOCAB, bound=1 / math.sqrt(d))
 
-    def embed(self, x: torch.Tensor) -> torch.Tensor:
-        """x (B, L) tokens -> (M, B, delay + 1, d): each member's embedding of x[:, :delay+1]."""
-        return self.emb[:, x[:, : self.delay + 1]]
+    def embed(self, x: torch.Tensor, delay: int | None = None) -> torch.Tensor:
+        """x (B, L) tokens -> (M, B, T+1, d): each member's embedding of x[:, :T+1], where T is
+        `delay` (default: the delay the ensemble was made for)."""
+        T = self.delay if delay is None else delay
+        if not 0 < T < x.shape[1]:
+            raise ValueError(
+                f"delay must be between 1 and {x.shape[1] - 1} for x of shape {tuple(x.shape)}, got {T!r}"
+            )
+        return self.emb[:, x[:, : T + 1]]
 
     def read_out(self, h: torch.Tensor) -> torch.Tensor:
         """h (M, B, d) -> logits (M, B, V)."""
@@ -55,7 +61,9 @@ class _Ensemble(nn.Module):
 
 
 class RNNEnsemble(_Ensemble):
-    """M tanh RNNs, h_t = tanh(W_xh x_t + W_hh h_{t-1} + b), read out at t = delay."""
+    """M tanh RNNs, h_t = tanh(W_xh x_t + W_hh h_{t-1} + b), read out at t = delay.
+
+    No weight depends on the delay: forward(x, delay=T) reads out the same RNNs at another T."""
 
     def __init__(self, M: int, delay: int, d: int, generator: torch.Generator):
         super().__init__(M, delay, d, generator)
@@ -63,9 +71,9 @@ class RNNEnsemble(_Ensemble):
         self.W_xh, self.W_hh = _uniform(generator, M, d, d, bound=k), _uniform(generator, M, d, d, bound=k)
         self.b = nn.Parameter(_uniform(generator, M, 1, d, bound=k) + _uniform(generator, M, 1, d, bound=k))
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """x (B, L) tokens -> logits (M, B, V)."""
-        U = self.embed(x) @ self.W_xh.transpose(1, 2)[:, None] + self.b[:, None]  # (M, B, T+1, d)
+    def forward(self, x: torch.Tensor, delay: int | None = None) -> torch.Tensor:
+        """x (B, L) tokens -> logits (M, B, V), read out at t = delay (default: self.delay)."""
+        U = self.embed(x, delay) @ self.W_xh.transpose(1, 2)[:, None] + self.b[:, None]  # (M, B, T+1, d)
         h = torch.zeros_like(U[:, :, 0])  # (M, B, d)
         W_hh_T = self.W_hh.transpose(1, 2)  # (M, d, d)
         for u_t in U.unbind(dim=2):  # sequential in t
@@ -75,7 +83,8 @@ class RNNEnsemble(_Ensemble):
 
 class LSTMEnsemble(_Ensemble):
     """M LSTMs (gates i, f, g, o as in nn.LSTM), read out at t = delay; the forget-gate
-    bias of member m starts at PyTorch's default init plus forget_bias[m]."""
+    bias of member m starts at PyTorch's default init plus forget_bias[m]. As for the RNN, no
+    weight depends on the delay: forward(x, delay=T) reads out the same LSTMs at another T."""
 
     def __init__(self, forget_bias: list[float], delay: int, d: int, generator: torch.Generator):
         M, k = len(forget_bias), 1 / math.sqrt(d)
@@ -88,9 +97,9 @@ class LSTMEnsemble(_Ensemble):
         b.data[:, :, d : 2 * d] += torch.tensor(forget_bias, dtype=torch.float32)[:, None, None]
         self.b = nn.Parameter(b.data)  # b_ih + b_hh, (M, 1, 4d)
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """x (B, L) tokens -> logits (M, B, V)."""
-        U = self.embed(x) @ self.W_ih.transpose(1, 2)[:, None] + self.b[:, None]  # (M, B, T+1, 4d)
+    def forward(self, x: torch.Tensor, delay: int | None = None) -> torch.Tensor:
+        """x (B, L) tokens -> logits (M, B, V), read out at t = delay (default: self.delay)."""
+        U = self.embed(x, delay) @ self.W_ih.transpose(1, 2)[:, None] + self.b[:, None]  # (M, B, T+1, 4d)
         h = c = U.new_zeros(U.shape[0], U.shape[1], self.W_hh.shape[2])  # (M, B, d)
         W_hh_T = self.W_hh.transpose(1, 2)  # (M, d, 4d)
         for u_t in U.unbind(dim=2):  # sequential in t
@@ -162,6 +171,7 @@ class Results:
     steps: list[int] = field(default_factory=list)  # where accuracy was measured
     accuracy: list[torch.Tensor] = field(default_factory=list)  # each (n_kinds, n_delays)
     models: dict = field(default_factory=dict, repr=False)
+    test: tuple = field(default=(), repr=False)  # the held-out (x, y): x (n_test, max(delays) + 1)
     seconds: float = 0.0  # wall time of the training loop
 
     @property
@@ -202,7 +212,7 @@ def train_all(
     x_test, y_test = first_token_recall(
         budget.n_test, max(delays), generator=torch.Generator().manual_seed(seed + 2)
     )
-    results = Results(delays, budget, kinds, models=models)
+    results = Results(delays, budget, kinds, models=models, test=(x_test, y_test))
 
     def measure(step: int) -> None:
         results.steps.append(step)
@@ -237,3 +247,32 @@ def attention_on_first_token(results: Results, delay: int, n: int = 500) -> dict
         _, w = attention[0](x, return_weights=True)  # (members, n, delay + 1)
     kinds = [k for k in results.kinds if k.startswith("attention")]
     return {kind: w[m, :, 0].mean().item() for m, kind in enumerate(kinds)}
+
+
+def answers(results: Results, delay: int) -> dict[str, torch.Tensor]:
+    """Each model's answer (its highest logit) to every held-out sequence, at one trained delay:
+    kind -> (n_test,) int64 tokens."""
+    if delay not in results.delays:
+        raise ValueError(f"delay must be one of the trained delays {results.delays}, got {delay!r}")
+    with torch.no_grad():
+        said = predict(results.models[delay], results.test[0]).argmax(-1)  # (kinds, n_test)
+    return dict(zip(results.kinds, said))
+
+
+def score_at_delay(results: Results, trained_at: int, delay: int) -> dict[str, float]:
+    """Test accuracy at `delay` of the recurrent models trained at delay `trained_at`, unchanged.
+
+    A recurrent model's weights do not depend on T, so the model trained to answer at
+    t = trained_at can read further and answer at t = delay. Scored on the run's held-out
+    sequences, as the models trained at `delay` were: the two columns compare directly.
+    """
+    if trained_at not in results.delays:
+        raise ValueError(f"trained_at must be one of the trained delays {results.delays}, got {trained_at!r}")
+    recurrent = [e for e in results.models[trained_at] if not isinstance(e, AttentionEnsemble)]
+    if not recurrent:
+        raise ValueError("these results contain no recurrent model")
+    x, y = results.test  # (n_test, max(delays) + 1), (n_test,)
+    with torch.no_grad():
+        right = torch.cat([e(x, delay) for e in recurrent]).argmax(-1) == y  # (kinds, n_test)
+    kinds = [k for k in results.kinds if not k.startswith("attention")]
+    return dict(zip(kinds, right.float().mean(-1).tolist()))

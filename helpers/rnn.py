@@ -1,4 +1,9 @@
-"""The vanilla (Elman) RNN, from h_t = tanh(W_hh h_{t-1} + W_xh x_t + b)."""
+"""The vanilla (Elman) RNN, from h_t = tanh(W_hh h_{t-1} + W_xh x_t + b) (Elman 1990).
+
+The input projection W_xh x_t + b is one matmul for every t; the chain of tanh steps is not,
+step by step (rnn_chain), or by Newton's method over all t at once at extra work
+(rnn_newton; Lim et al. 2024, "Parallelizing non-linear sequential models over the sequence
+length", ICLR 2024)."""
 
 import torch
 
@@ -17,26 +22,42 @@ def rnn_step(
     return torch.tanh(x_t @ W_xh.T + h_prev @ W_hh.T + b)  # (B, d_h)
 
 
+def input_projection(x: torch.Tensor, W_xh: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """W_xh x_t + b for every t at once: x (B, T, d_in) -> (B, T, d_h), one matmul."""
+    return x @ W_xh.T + b
+
+
 def rnn_forward(
     x: torch.Tensor, W_xh: torch.Tensor, W_hh: torch.Tensor, b: torch.Tensor, h0: torch.Tensor | None = None
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Run the RNN over a sequence: x (B, T, d_in) -> H (B, T, d_h), h_T (B, d_h).
 
-    The input projection is one matmul for every t (parallel); the loop over t is not.
+    The input projection is one matmul for every t (parallel); the chain over t is not.
     Equals torch.nn.RNN(batch_first=True) with b = b_ih + b_hh.
     """
     require_tensor(x, "x")
     if x.dim() != 3:
         raise ValueError(f"x must have shape (B, T, d_in), got {tuple(x.shape)}")
     require_last_dim(x, W_xh.shape[1], "x", f"W_xh of shape {tuple(W_xh.shape)}")
-    B, T, _ = x.shape
-    h = x.new_zeros(B, W_hh.shape[0]) if h0 is None else h0  # (B, d_h)
-    U = x @ W_xh.T + b  # (B, T, d_h), all t at once
+    H = rnn_chain(input_projection(x, W_xh, b), W_hh, h0)  # (B, T, d_h)
+    return H, H[:, -1]  # (B, T, d_h), (B, d_h)
+
+
+def rnn_chain(U: torch.Tensor, W_hh: torch.Tensor, h0: torch.Tensor | None = None) -> torch.Tensor:
+    """The sequential part alone: h_t = tanh(u_t + h_{t-1} W_hh^T), given every u_t = W_xh x_t + b.
+
+    U (B, N, d_h), W_hh (d_h, d_h), h0 (B, d_h) or zeros -> H (B, N, d_h): N dependent steps.
+    """
+    require_tensor(U, "U")
+    if U.dim() != 3 or U.shape[1] == 0:
+        raise ValueError(f"U must have shape (B, N, d_h) with N >= 1, got {tuple(U.shape)}")
+    require_last_dim(U, W_hh.shape[0], "U", f"W_hh of shape {tuple(W_hh.shape)}")
+    h = U.new_zeros(U.shape[0], W_hh.shape[0]) if h0 is None else h0  # (B, d_h)
     H = []
-    for t in range(T):  # sequential: t needs t-1
+    for t in range(U.shape[1]):  # sequential: step t needs h_{t-1}
         h = torch.tanh(U[:, t] + h @ W_hh.T)  # (B, d_h)
         H.append(h)
-    return torch.stack(H, dim=1), h  # (B, T, d_h), (B, d_h)
+    return torch.stack(H, dim=1)  # (B, N, d_h)
 
 
 def rnn_weights(rnn: torch.nn.RNN | torch.nn.RNNCell) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -48,17 +69,57 @@ def rnn_weights(rnn: torch.nn.RNN | torch.nn.RNNCell) -> tuple[torch.Tensor, tor
     return W_xh, W_hh, b
 
 
-def rnncell_loop(cell: torch.nn.RNNCell, x: torch.Tensor) -> torch.Tensor:
-    """The article's loop: h = cell(x[:, t], h) for t = 0..N-1; x (B, N, d) -> h_N (B, d_h)."""
-    h = x.new_zeros(x.shape[0], cell.hidden_size)
-    for t in range(x.shape[1]):  # step t needs step t-1
-        h = cell(x[:, t], h)
-    return h
+def _affine_scan(A: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """h_t = A_t h_{t-1} + c_t from h_0 = 0, for every t, by a Hillis-Steele scan: ceil(log2 N) levels.
+
+    A (N, B, d, d), c (N, B, d) -> h (N, B, d). Composing two affine maps is one affine map,
+    (A1, c1) then (A2, c2) = (A2 A1, A2 c1 + c2): each level composes every position with
+    the one k before it, all at once.
+    """
+    k = 1
+    while k < len(A):
+        A, c = (
+            torch.cat([A[:k], A[k:] @ A[:-k]]),
+            torch.cat([c[:k], (A[k:] @ c[:-k, ..., None])[..., 0] + c[k:]]),
+        )
+        k *= 2
+    return c  # with h_0 = 0, h_t is the composite map's offset
 
 
-# --- exercises --------------------------------------------------------------------------
+def rnn_newton(
+    U: torch.Tensor, W_hh: torch.Tensor, *, tol: float = 1e-12, max_iterations: int = 30
+) -> tuple[torch.Tensor, list[float]]:
+    """The same H as rnn_chain (h_0 = 0), by Newton's method over all t at once (Lim et al. 2024, DEER).
+
+    Guess every state (zeros), linearise every step around the guess, h_t ~ f_t + J_t (h_{t-1} - g_{t-1})
+    with J_t = diag(1 - f_t^2) W_hh, solve that linear recurrence by a parallel scan, repeat.
+    After k iterations h_1 .. h_k are exact (h_1's linearisation is at the exact h_0, and so on), so
+    N + 1 iterations always suffice; it pays off when far fewer do. No loop over t; extra work:
+    d x d Jacobians and up to ceil(log2 N) matrix products per position (rnn_newton_flops).
+    Returns H (B, N, d_h) and the largest change of a state at each iteration; stops when it is <= tol.
+    """
+    require_tensor(U, "U")
+    if U.dim() != 3:
+        raise ValueError(f"U must have shape (B, N, d_h), got {tuple(U.shape)}")
+    require_last_dim(U, W_hh.shape[0], "U", f"W_hh of shape {tuple(W_hh.shape)}")
+    H, changes = torch.zeros_like(U), []
+    while len(changes) < max_iterations and not (changes and changes[-1] <= tol):
+        prev = torch.cat([torch.zeros_like(U[:, :1]), H[:, :-1]], dim=1)  # (B, N, d): the guessed h_{t-1}
+        f = torch.tanh(U + prev @ W_hh.T)  # (B, N, d): one step from every guess
+        J = (1 - f**2)[..., None] * W_hh  # (B, N, d, d): the step's Jacobian
+        c = f - (J @ prev[..., None])[..., 0]  # (B, N, d)
+        H_new = _affine_scan(J.transpose(0, 1), c.transpose(0, 1)).transpose(0, 1)  # (B, N, d)
+        changes.append((H_new - H).abs().max().item())
+        H = H_new
+    return H, changes
 
 
-def input_projection(x: torch.Tensor, W_xh: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """W_xh x_t + b for every t at once: x (B, T, d_in) -> (B, T, d_h), one matmul."""
-    return x @ W_xh.T + b
+def rnn_newton_flops(B: int, N: int, d: int, iterations: int) -> int:
+    """Matmul FLOPs of rnn_newton on U (B, N, d) over `iterations` (a multiply-add counts 2).
+
+    Each iteration: one step from every guess and J_t times every guess (2 B N d^2 each), and
+    the scan, whose level with offset k composes N - k pairs: a d x d matrix product (2 d^3)
+    and a matrix-vector product (2 d^2) each. The loop (rnn_chain) does 2 B N d^2 in all.
+    """
+    pairs = sum(N - k for k in (2**i for i in range(max(N - 1, 1).bit_length())) if k < N)
+    return iterations * (4 * B * N * d**2 + B * pairs * (2 * d**3 + 2 * d**2))

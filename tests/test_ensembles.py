@@ -9,6 +9,7 @@ from torch.testing import assert_close
 from conftest import ATOL
 from helpers import ensembles
 from helpers.positions import sinusoidal_positional_encoding
+from helpers.tasks import first_token_recall
 
 D, T = 6, 7
 
@@ -42,6 +43,24 @@ def test_lstm_member_equals_nn_lstm(x):
             lstm.bias_hh_l0.zero_()
         H, _ = lstm(ens.emb[m][x[:, : T + 1]])
         assert_close(ens(x)[m], H[:, -1] @ ens.W_out[m] + ens.b_out[m], **ATOL)
+
+
+@pytest.mark.parametrize("kind", ["rnn", "lstm"])
+def test_a_recurrent_member_read_out_at_another_delay_equals_torch_at_that_step(x, kind):
+    """No weight depends on the delay: forward(x, delay=t) is the torch model's output at step t."""
+    g = torch.Generator().manual_seed(8)
+    ens = ensembles.RNNEnsemble(1, T, D, g) if kind == "rnn" else ensembles.LSTMEnsemble([3.0], T, D, g)
+    net = torch.nn.RNN(D, D, batch_first=True) if kind == "rnn" else torch.nn.LSTM(D, D, batch_first=True)
+    with torch.no_grad():
+        net.weight_ih_l0.copy_(ens.W_xh[0] if kind == "rnn" else ens.W_ih[0])
+        net.weight_hh_l0.copy_(ens.W_hh[0])
+        net.bias_ih_l0.copy_(ens.b[0, 0])
+        net.bias_hh_l0.zero_()
+    H, _ = net(ens.emb[0][x])  # (B, T+3, D): every step of the whole sequence
+    for t in (2, T + 2):  # shorter and longer than the delay it was made for
+        assert_close(ens(x, delay=t)[0], H[:, t] @ ens.W_out[0] + ens.b_out[0], **ATOL)
+    with pytest.raises(ValueError, match="delay"):
+        ens(x, delay=T + 3)  # x has only T + 3 tokens: t = 0 .. T + 2
 
 
 def test_forget_bias_shifts_only_the_forget_slice():
@@ -103,3 +122,50 @@ def test_train_all_a_selection_of_kinds():
     assert list(ensembles.attention_on_first_token(r, 3)) == ["attention + positions"]
     with pytest.raises(ValueError, match="kinds"):
         ensembles.make_models((3,), kinds=("GRU",))
+
+
+@pytest.fixture(scope="module")
+def small_run():
+    budget = ensembles.Budget(steps=6, batch=8, d=8, eval_every=3, n_test=32)
+    return ensembles.train_all(delays=(2, 5), budget=budget, seed=3)
+
+
+def test_results_keep_the_held_out_sequences(small_run):
+    x, y = small_run.test
+    expected, _ = first_token_recall(32, 5, generator=torch.Generator().manual_seed(3 + 2))
+    assert torch.equal(x, expected) and torch.equal(y, x[:, 0])
+
+
+def test_answers_score_as_the_table_says(small_run):
+    _, y = small_run.test
+    for j, T in enumerate(small_run.delays):
+        said = ensembles.answers(small_run, T)
+        assert list(said) == list(ensembles.KINDS) and said["LSTM"].shape == (32,)
+        right = torch.stack([(a == y).float().mean() for a in said.values()])
+        assert_close(right, small_run.at()[:, j])
+
+
+def test_score_at_delay_at_the_trained_delay_is_the_table_and_moves_with_the_delay(small_run):
+    recurrent = ensembles.KINDS[:3]
+    same = ensembles.score_at_delay(small_run, trained_at=2, delay=2)
+    assert list(same) == list(recurrent)
+    assert_close(torch.tensor(list(same.values())), small_run.at()[:3, 0])
+    x, y = small_run.test
+    lstm = small_run.models[2][1]  # the two LSTMs trained at T = 2
+    with torch.no_grad():
+        expected = (lstm(x, delay=5).argmax(-1) == y).float().mean(-1)  # (2,)
+    moved = ensembles.score_at_delay(small_run, trained_at=2, delay=5)
+    assert_close(torch.tensor([moved[k] for k in recurrent[1:]]), expected)
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda r: ensembles.score_at_delay(r, trained_at=3, delay=5), "trained_at"),
+        (lambda r: ensembles.score_at_delay(r, trained_at=2, delay=6), "delay"),
+        (lambda r: ensembles.answers(r, 4), "delay"),
+    ],
+)
+def test_bad_delays_raise_value_error(small_run, call, words):
+    with pytest.raises(ValueError, match=words):
+        call(small_run)

@@ -1,24 +1,76 @@
-"""helpers.rnn against torch.nn: the step, the sequence, the parallel input projection."""
+"""helpers.rnn against torch.nn: the step, the sequence, the chain alone, Newton's method over all t."""
 
+import pytest
 import torch
 from torch.testing import assert_close
 
 import helpers
 from conftest import ATOL
 from helpers import rnn
+from helpers.measure import count_flops
 from helpers.rnn import rnn_weights
 
 
-def test_rnncell_loop_equals_rnn_forward_and_nn_rnn(g):
-    cell = torch.nn.RNNCell(4, 6)
-    x = torch.randn(2, 9, 4, generator=g)
-    H, h_T = helpers.rnn_forward(x, *rnn_weights(cell))
-    assert_close(rnn.rnncell_loop(cell, x), h_T, **ATOL)
-    layer = torch.nn.RNN(4, 6, batch_first=True)
+def nn_rnn_with(cell: torch.nn.RNNCell) -> torch.nn.RNN:
+    """A torch.nn.RNN (batch first) with the weights of `cell`."""
+    layer = torch.nn.RNN(cell.input_size, cell.hidden_size, batch_first=True)
     with torch.no_grad():
         for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
             getattr(layer, name + "_l0").copy_(getattr(cell, name))
-    assert_close(layer(x)[0], H, **ATOL)
+    return layer
+
+
+def test_rnn_forward_equals_nn_rnn(g):
+    cell = torch.nn.RNNCell(4, 6)
+    x = torch.randn(2, 9, 4, generator=g)
+    H, h_T = helpers.rnn_forward(x, *rnn_weights(cell))
+    H_ref, h_ref = nn_rnn_with(cell)(x)
+    assert_close(H, H_ref, **ATOL)
+    assert_close(h_T, h_ref[0], **ATOL)
+
+
+def test_rnn_chain_is_nn_rnn_given_the_projected_inputs(g):
+    layer = torch.nn.RNN(5, 5, batch_first=True, bias=False)
+    with torch.no_grad():
+        layer.weight_ih_l0.copy_(torch.eye(5))  # nn.RNN's input projection does nothing: U goes in as is
+    U = torch.randn(3, 8, 5, generator=g)
+    assert_close(rnn.rnn_chain(U, layer.weight_hh_l0.detach()), layer(U)[0].detach(), **ATOL)
+
+
+def newton_case(g, scale: float = 1.0, N: int = 40, d: int = 5):
+    """A float64 RNN: nn.RNN, its projected inputs U (1, N, d) and its W_hh times `scale`."""
+    layer = torch.nn.RNN(3, d, batch_first=True).double()
+    with torch.no_grad():
+        layer.weight_hh_l0.mul_(scale)
+    x = torch.randn(1, N, 3, generator=g, dtype=torch.float64)
+    W_xh, W_hh, b = rnn_weights(layer)
+    return layer, x, x @ W_xh.T + b, W_hh
+
+
+def test_rnn_newton_equals_nn_rnn_in_fewer_iterations_than_steps(g):
+    layer, x, U, W_hh = newton_case(g)
+    H, changes = rnn.rnn_newton(U, W_hh)
+    assert_close(H, layer(x)[0].detach(), atol=1e-12, rtol=0)
+    assert changes[-1] <= 1e-12 and len(changes) < 40 // 2
+
+
+def test_rnn_newton_makes_the_first_k_states_exact_in_k_iterations(g):
+    layer, x, U, W_hh = newton_case(g, scale=6.0, N=12)  # an expanding RNN: no fast convergence
+    H_ref = layer(x)[0].detach()
+    for k in (1, 3, 7, 12):
+        H = rnn.rnn_newton(U, W_hh, tol=0.0, max_iterations=k)[0]
+        assert_close(H[:, :k], H_ref[:, :k], atol=1e-9, rtol=0)
+    assert not torch.allclose(rnn.rnn_newton(U, W_hh, tol=0.0, max_iterations=3)[0], H_ref, atol=1e-3)
+
+
+@pytest.mark.parametrize("B, N, d", [(1, 100, 4), (2, 7, 3), (3, 2, 5), (1, 64, 3), (1, 65, 2), (2, 1, 3)])
+def test_rnn_newton_flops_match_the_flop_counter(g, B, N, d):
+    U, W = torch.randn(B, N, d, generator=g), 0.3 * torch.randn(d, d, generator=g)
+    iterations = len(rnn.rnn_newton(U, W, max_iterations=3)[1])
+    assert count_flops(lambda: rnn.rnn_newton(U, W, max_iterations=3)) == rnn.rnn_newton_flops(
+        B, N, d, iterations
+    )
+    assert count_flops(lambda: rnn.rnn_chain(U, W)) == 2 * B * N * d**2
 
 
 def test_input_projection_is_the_per_step_projection(g):
@@ -31,11 +83,33 @@ def test_input_projection_is_the_per_step_projection(g):
     assert_close(rnn.input_projection(x, W_xh, b), per_step, **ATOL)
 
 
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: rnn.rnn_chain(torch.zeros(3, 4), torch.zeros(4, 4)), "U must have shape (B, N, d_h)"),
+        (lambda: rnn.rnn_chain(torch.zeros(1, 0, 4), torch.zeros(4, 4)), "N >= 1"),
+        (lambda: rnn.rnn_chain(torch.zeros(1, 2, 3), torch.zeros(4, 4)), "last dimension must be 4"),
+        (lambda: rnn.rnn_newton(torch.zeros(3, 4), torch.zeros(4, 4)), "U must have shape (B, N, d_h)"),
+        (
+            lambda: helpers.rnn_forward(torch.zeros(2, 3), *rnn_weights(torch.nn.RNNCell(3, 4))),
+            "(B, T, d_in)",
+        ),
+    ],
+)
+def test_bad_input_raises_a_clear_value_error(call, words):
+    with pytest.raises(ValueError) as info:
+        call()
+    assert words in str(info.value)
+
+
 def test_exercise_references_pass(capsys):
     for name in ("rnn_step", "input_projection"):
         helpers.check(name, helpers.course.exercises.EXERCISES[name].reference)
         assert "correct" in capsys.readouterr().out
     helpers.check("dependent_steps", 100)
     assert "correct" in capsys.readouterr().out
+    for wrong in (99, 101):
+        helpers.check("dependent_steps", wrong)
+        assert "not right" in capsys.readouterr().out
     helpers.check("rnn_step", lambda x, h, W_xh, W_hh, b: x @ W_xh.T + h @ W_hh.T + b)  # forgot tanh
     assert "not yet" in capsys.readouterr().out

@@ -1,9 +1,19 @@
 """The first-token recall task of notebook 07, and the order-blind ceiling."""
 
+import itertools
+from collections import Counter
+
 import pytest
 import torch
 
-from helpers.tasks import VOCAB, first_token_recall, most_frequent_token, order_blind_accuracy
+from helpers.tasks import (
+    VOCAB,
+    first_token_recall,
+    most_frequent_token,
+    order_blind_accuracy,
+    order_blind_ceiling,
+    token_counts,
+)
 
 
 def test_first_token_recall_shapes_and_target():
@@ -53,12 +63,46 @@ def test_most_frequent_token_rejects_floats():
         most_frequent_token(torch.zeros(2, 3))
 
 
-def test_order_blind_accuracy_with_two_tokens_is_nine_sixteenths():
-    # equal with prob 1/8 (always right), else a coin flip: 1/8 + 7/8 * 1/2 = 9/16
-    acc = order_blind_accuracy(1, generator=torch.Generator().manual_seed(0))
-    assert acc == pytest.approx(9 / 16, abs=0.015)
+def test_token_counts_match_torch_bincount():
+    x = torch.randint(0, VOCAB, (5, 9), generator=torch.Generator().manual_seed(4))
+    expected = torch.stack([torch.bincount(row, minlength=VOCAB) for row in x])
+    assert torch.equal(token_counts(x), expected)
+
+
+@pytest.mark.parametrize("delay, vocab", [(1, 8), (2, 8), (3, 8), (4, 3), (5, 2), (6, 4)])
+def test_order_blind_ceiling_equals_enumerating_every_sequence(delay, vocab):
+    """Over all vocab^T equally likely x_0..x_{T-1}, the commonest is right max count / T of the time."""
+    seqs = list(itertools.product(range(vocab), repeat=delay))
+    brute = sum(max(Counter(s).values()) for s in seqs) / (delay * len(seqs))
+    assert order_blind_ceiling(delay, vocab) == pytest.approx(brute, rel=1e-12)
+
+
+def test_order_blind_ceiling_known_values():
+    assert order_blind_ceiling(1) == 1.0  # the bag before the query is x_0 alone
+    assert order_blind_ceiling(2) == pytest.approx(9 / 16, rel=1e-12)  # equal (1/8) or a coin flip
+
+
+@pytest.mark.parametrize("delay", [10, 30, 100])
+def test_order_blind_ceiling_agrees_with_sampling(delay):
+    n = 20_000
+    sampled = order_blind_accuracy(delay, n=n, generator=torch.Generator().manual_seed(delay))
+    error = (sampled * (1 - sampled) / n) ** 0.5
+    assert abs(sampled - order_blind_ceiling(delay)) < 4 * error
 
 
 def test_order_blind_ceiling_falls_towards_chance_with_the_delay():
-    accs = [order_blind_accuracy(T, generator=torch.Generator().manual_seed(0)) for T in (10, 30, 100)]
-    assert accs[0] > accs[1] > accs[2] > 1 / VOCAB
+    ceilings = [order_blind_ceiling(T) for T in (3, 10, 30, 100)]
+    assert all(a > b for a, b in zip(ceilings, ceilings[1:])) and ceilings[-1] > 1 / VOCAB
+
+
+def test_order_blind_guess_ignores_the_query_token():
+    """The query x_T is known to be last: it is no candidate for x_0 unless it also occurs before."""
+    x = torch.tensor([[3, 5, 3, 5, 5]])  # all five favour 5; before the query 3 and 5 tie (-> 3)
+    y, guess = x[:, 0], most_frequent_token(x[:, :-1])
+    assert torch.equal(guess, torch.tensor([3])) and torch.equal(guess, y)
+
+
+@pytest.mark.parametrize("call", [lambda: order_blind_ceiling(0), lambda: order_blind_ceiling(3, vocab=1)])
+def test_order_blind_ceiling_rejects_bad_arguments(call):
+    with pytest.raises(ValueError, match="delay|vocab"):
+        call()

@@ -1,15 +1,21 @@
 """Notebook 01: its figures, widgets, constants and exercises."""
 
+import math
+import re
+from collections.abc import Callable
+
 import torch
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
-from ..checks import require_positive_int
+from ..checks import require_positive_int, require_tensor
 from ..course.exercises import register_exercise
-from ..course.style import COLORS, new_figure
-from ..course.widgets import Explorer, register, slider
-from ..measure import time_fns
-from ..rnn import input_projection, rnn_step, rnncell_loop
+from ..course.style import COLORS, log_axis, new_figure
+from ..course.tables import Table
+from ..course.widgets import Explorer, choice, register
+from ..measure import autograd_nodes, time_fns
+from ..rnn import input_projection, rnn_chain, rnn_newton, rnn_newton_flops, rnn_step
 from ..seed import seeded
+from ..spectra import spectral_radius
 
 
 def _box(ax, x, y, text, color, w=0.7, h=0.5):
@@ -48,66 +54,182 @@ def plot_unrolled_chain(T: int = 6):
     ax.set(xlim=(-0.5, T + 2.0), ylim=(-0.45, 3.3), aspect="equal")
     ax.set_title(
         "The unrolled RNN: $h_t$ waits for $h_{t-1}$\n"
-        "(above each $h_t$: the dependent steps before it is known)",
+        "(above each $h_t$: the tanh steps, one after another, that compute it)",
         fontsize=9,
     )
     ax.axis("off")
     return fig
 
 
-def time_rnn_loops(seq_lens: list[int], *, batch: int = 8, d: int = 32, repeats: int = 5) -> list[float]:
-    """Seconds per RNNCell loop at each length: medians of interleaved runs, one thread, no grad.
+# --- counting: the autograd graph behind a state -------------------------------------------
 
-    Interleaved (every round times each length once), so a burst of load from other programs
-    slows all lengths alike; the notebook's random state is left untouched.
+MATMULS = ("Mm", "Addmm", "Bmm")  # the autograd nodes of a matrix product
+
+
+def _op(node) -> str:
+    """The operator of an autograd node: TanhBackward0 -> Tanh."""
+    return re.sub(r"Backward\d*$", "", type(node).__name__)
+
+
+def count_chain(output: torch.Tensor) -> tuple[int, int, int]:
+    """(tanh calls, the longest chain of tanh calls, matmuls) in the autograd graph behind `output`.
+
+    The longest chain counts the tanh calls on one path from `output` back to the inputs: calls
+    that must run one after another, whatever the hardware.
     """
-    for n in seq_lens:
-        require_positive_int(n, "seq_len (the sequence length)")
-    with seeded(0), torch.no_grad():
-        cell, x = torch.nn.RNNCell(d, d), torch.randn(batch, max(seq_lens), d)
-        loops = {n: (lambda n=n: rnncell_loop(cell, x[:, :n])) for n in seq_lens}
-        times = time_fns(loops, repeats=repeats)
-    return [times[n].median_ms / 1e3 for n in seq_lens]
+    require_tensor(output, "output")
+    if output.grad_fn is None:
+        raise ValueError("output must come from a computation autograd recorded (no grad_fn)")
+    nodes = autograd_nodes(output)  # children before parents
+    chain = {}
+    for node in nodes:
+        below = max((chain[c] for c, _ in node.next_functions if c is not None), default=0)
+        chain[node] = below + (_op(node) == "Tanh")
+    tanhs = sum(_op(n) == "Tanh" for n in nodes)
+    return tanhs, chain[output.grad_fn], sum(_op(n) in MATMULS for n in nodes)
 
 
-def plot_loop_time(lengths: list[int], seconds: list[float]):
-    """Measured loop time against sequence length N (= the number of dependent steps), with a line fit."""
+# --- Newton's method over all t at once (Lim et al. 2024) --------------------------------
+
+
+def newton_table(U: torch.Tensor, W_hh: torch.Tensor, scales=(1, 2, 3)) -> Table:
+    """rnn_newton on h_t = tanh(u_t + h_{t-1} (s W_hh)^T) for each scale s: iterations, scan levels,
+    and matmul FLOPs against the loop's (rnn_newton_flops; the tests check it against FlopCounterMode,
+    whose first use imports torch._dynamo, seconds). U (B, N, d_h)."""
+    require_tensor(U, "U")
+    B, N, d = U.shape
+    levels, loop = math.ceil(math.log2(N)), 2 * B * N * d**2  # the loop: one (B, d) @ (d, d) per step
+    rows = []
+    for s in scales:
+        changes = rnn_newton(U, s * W_hh, max_iterations=N + 1)[1]  # N + 1 always suffice (in exact maths)
+        done = len(changes) if changes[-1] <= 1e-12 else f"over {N + 1}"
+        ratio = rnn_newton_flops(B, N, d, len(changes)) / loop
+        rows.append([s, f"{spectral_radius(s * W_hh):.2f}", done, len(changes) * levels, f"{ratio:.0f}x"])
+    header = ["W_hh x", "spectral radius", "Newton iterations", f"scan levels (x {levels})", "matmul FLOPs"]
+    return Table(header, rows)
+
+
+# --- the same work with and without the chain ---------------------------------------------
+
+N_STEPS, WIDTH = 100, 32  # the article's 100th word; a small RNN's width d
+WAYS = ("one call, all t", "N independent calls", "N dependent steps")
+BATCHES = (1, 4, 16, 64)  # the batch sizes timed and shown
+
+
+def three_ways(batch: int, *, grad: bool = False) -> dict[str, Callable[[], torch.Tensor]]:
+    """N_STEPS tanh steps of one size (B, WIDTH), three ways, as calls to time or count.
+
+    one call:            y = tanh(U + V W^T), every t at once (y_t needs no other y);
+    N independent calls: the same, y_t = tanh(u_t + v_t W^T) one t at a time;
+    N dependent steps:   the RNN's chain, h_t = tanh(u_t + h_{t-1} W^T) (helpers.rnn.rnn_chain).
+    Same matmul FLOPs and the same operators per step; only the chain waits for h_{t-1}.
+    """
+    require_positive_int(batch, "batch (the batch size B)")
+    N, d = N_STEPS, WIDTH
+    with seeded(0):  # the notebook's random state is left untouched
+        U, V, W = torch.randn(batch, N, d), torch.randn(batch, N, d), torch.randn(d, d) / d**0.5
+    for tensor in (U, V, W):
+        tensor.requires_grad_(grad)  # for counting: autograd then records every operator
+    V_t = [v.contiguous() for v in V.unbind(1)]  # N inputs (B, d), ready as h_{t-1} is in the chain
+    step = lambda t: torch.tanh(U[:, t] + V_t[t] @ W.T)  # (B, d): needs no other step
+    return {
+        WAYS[0]: lambda: torch.tanh(U + V @ W.T),  # (B, N, d)
+        WAYS[1]: lambda: torch.stack([step(t) for t in range(N)], dim=1),  # (B, N, d)
+        WAYS[2]: lambda: rnn_chain(U, W),  # (B, N, d)
+    }
+
+
+def way_flops(batch: int) -> int:
+    """Matmul FLOPs of each of the three ways: B N vectors times W once, 2 B N d^2 (a multiply-add is 2).
+
+    The tests check it against FlopCounterMode (whose first use imports torch._dynamo: seconds)."""
+    return 2 * batch * N_STEPS * WIDTH**2
+
+
+def count_ways(batches=(1, 64)) -> Table:
+    """The three ways, counted: tanh calls, their longest chain and matmul calls (autograd), FLOPs."""
+    rows = []
+    for way, fn in three_ways(1, grad=True).items():
+        tanhs, chain, matmuls = count_chain(fn())
+        rows.append([way, matmuls, tanhs, chain, *(f"{way_flops(b):,}" for b in batches)])
+    header = [
+        "way",
+        "matmul calls",
+        "tanh calls",
+        "longest chain of tanh",
+        *(f"FLOPs, B = {b}" for b in batches),
+    ]
+    return Table(header, rows)
+
+
+_MEASURED: dict[int, dict[str, float]] = {}  # batch -> {way: ms}: timed on this machine, in this kernel
+
+
+def time_ways(batches, *, repeats: int = 5) -> dict[int, dict[str, float]]:
+    """Milliseconds of each way at each batch size: one thread, no grad, every run of each in turns.
+
+    Remembered, so that the widget redraws a batch size already timed without timing it again.
+    """
+    for b in batches:
+        require_positive_int(b, "batch (the batch size B)")
+    with torch.no_grad():
+        calls = {(b, w): fn for b in batches for w, fn in three_ways(b).items()}
+        times = time_fns(calls, repeats=repeats)
+    for b in batches:
+        _MEASURED[b] = {w: times[b, w].median_ms for w in WAYS}
+    return {b: _MEASURED[b] for b in batches}
+
+
+def ways_table(ms: dict[int, dict[str, float]]) -> Table:
+    """The timings of time_ways as a table, with the chain's time per step in microseconds."""
+    rows = [
+        [b, *(f"{ms[b][w]:.2f}" for w in WAYS), f"{1e3 * ms[b][WAYS[2]] / N_STEPS:.1f}"] for b in sorted(ms)
+    ]
+    return Table(["B", *(f"{w} (ms)" for w in WAYS), "chain: µs per step"], rows)
+
+
+def _ways_bars(batch: int) -> tuple[list[float], list[str], str, tuple[float, float]]:
+    """What the figure shows at one batch size: bar heights (ms), their labels, the title, y limits."""
+    if batch not in BATCHES:
+        raise ValueError(f"batch must be one of {BATCHES}, got {batch!r}")
+    if batch not in _MEASURED:
+        time_ways([batch], repeats=2)  # a first visit: two short rounds, in turns
+    ms = [_MEASURED[batch][w] for w in WAYS]
+    title = f"B = {batch}: {way_flops(batch) / 1e6:.2g} MFLOP each; chain {ms[2] / ms[0]:.0f}x one call"
+    return ms, [f"{m:.2f}" for m in ms], title, (min(0.01, min(ms) / 2), max(100.0, 2 * max(ms)))
+
+
+def plot_sequential_cost(batch: int = 1):
+    """The three ways' times at one batch size, as bars on a log axis (timed once per batch size)."""
+    ms, labels, title, ylim = _ways_bars(batch)
     fig, ax = new_figure(width=6.0, height=3.2)
-    ms = [1e3 * s for s in seconds]
-    slope = sum(n * m for n, m in zip(lengths, ms)) / sum(n * n for n in lengths)  # fit m = slope * N
-    ax.plot(lengths, ms, "o", color=COLORS[0], label="measured")
-    ax.plot(
-        [0, max(lengths)],
-        [0, slope * max(lengths)],
-        "--",
-        color=COLORS[7],
-        lw=0.8,
-        label=f"line through 0: {1e3 * slope:.0f} µs per step",
-    )
-    ax.set(
-        xlabel="sequence length N  (= dependent steps)",
-        ylabel="RNNCell loop time (ms)",
-        title=f"{max(lengths)} dependent steps took {max(ms):.1f} ms on this machine",
-        xlim=(0, None),
-        ylim=(0, None),
-    )
-    ax.legend(fontsize=8, loc="upper left")
+    names = ["one call", f"{N_STEPS} independent calls", f"{N_STEPS}-step chain"]
+    ax.bar(names, ms, color=[COLORS[0], COLORS[5], COLORS[3]], width=0.6)
+    log_axis(ax, "y")
+    for i, (m, label) in enumerate(zip(ms, labels)):
+        ax.text(i, m * 1.2, label, ha="center", fontsize=9)
+    ax.set(ylim=ylim, ylabel=f"time for N = {N_STEPS} (ms)")
+    ax.set_title(title, fontsize=10, y=1.0)  # a fixed y: no search for a free spot at each redraw
     return fig
 
 
-def plot_sequential_cost(seq_len: int = 256):
-    """Measure the loop at N/4, N/2, 3N/4 and N and draw dependent steps and time against N."""
-    require_positive_int(seq_len, "seq_len (the sequence length)", minimum=4)
-    lengths = [seq_len * k // 4 for k in (1, 2, 3, 4)]
-    return plot_loop_time(lengths, time_rnn_loops(lengths, repeats=1))  # one run each: fast redraw
+def update_sequential_cost(fig, batch: int = 1) -> None:
+    """plot_sequential_cost's figure, redrawn in place at another batch size."""
+    ms, labels, title, ylim = _ways_bars(batch)
+    ax = fig.axes[0]
+    for bar, text, m, label in zip(ax.patches, ax.texts, ms, labels):
+        bar.set_height(m)
+        text.set_y(m * 1.2)
+        text.set_text(label)
+    ax.set_ylim(ylim)
+    ax.set_title(title, fontsize=10, y=1.0)
 
 
 @register
 def explore_sequential_cost() -> Explorer:
-    """A sequence-length slider over plot_sequential_cost (it measures as it draws)."""
-    return Explorer(
-        plot_sequential_cost, {"seq_len": slider("sequence length", 16, 256, 16, 128)}, name="sequential_cost"
-    )
+    """A batch-size control over plot_sequential_cost: the work grows with B, the chain's time far less."""
+    control = {"batch": choice("batch size B", BATCHES, 1)}
+    return Explorer(plot_sequential_cost, control, name="sequential_cost", update=update_sequential_cost)
 
 
 def _rnn_step_inputs():
@@ -126,7 +248,7 @@ def _projection_inputs():
 
 
 def dependent_steps_solution() -> int:
-    """h_100 needs h_99, which needs h_98, ... back to h_0: 100 tanh steps, one after another."""
+    """h_100 needs h_99, which needs h_98, ... back to h_0 (given): 100 tanh steps, one after another."""
     return 100
 
 
@@ -146,4 +268,8 @@ register_exercise(
     "dependent_steps",
     reference=dependent_steps_solution,
     hint="count the arrows from h_0 to h_100 in the unrolled chain.",
+    worked="h_1 = tanh(u_1 + W_hh h_0) is 1 step; h_2 needs h_1: 2 steps, one after the other.\n"
+    "h_t needs the t - 1 states h_1 .. h_{t-1}, then its own step: t steps.\n"
+    "So h_100 needs the 99 earlier states (the article's 'first 99'), then its own: 100.\n"
+    "The count_chain cell counts the same chain of 100 in nn.RNN's autograd graph.",
 )

@@ -1,6 +1,7 @@
 """Notebook 06: its figures, widgets, constants and exercises."""
 
 import itertools
+import math
 from dataclasses import dataclass
 
 import torch
@@ -108,59 +109,110 @@ def measure_grid(
     return LATEST_GRID[0]
 
 
+def _log_limits(values) -> tuple[float, float]:
+    """Axis limits on a log scale that show every value, with a 5% margin each side (matplotlib's)."""
+    lo, hi = math.log10(min(values)), math.log10(max(values))
+    pad = 0.05 * (hi - lo) or 0.05
+    return 10 ** (lo - pad), 10 ** (hi + pad)
+
+
+@dataclass
+class _CostView:
+    """What plot_cost draws at one (seq_len, batch): computed once, drawn anew or in place."""
+
+    times: list[tuple[list[float], list[float], list[float]]]  # per (device, model): median, q1, q3
+    flops: list[list[float]]  # RNN, attention, attention's N^2 part, at every N in ns
+    ns: list[int]
+    time_limits: tuple[float, float]
+    flop_limits: tuple[float, float]
+    time_title: str
+    flop_title: str
+    chosen: str  # the legend label of the chosen N
+
+
+def _cost_view(grid: Grid, seq_len: int, batch: int) -> _CostView:
+    at = grid.at(batch, seq_len)  # checks that (batch, seq_len) was measured
+    times = []  # the grid's measurements, read (never re-timed)
+    for dev, name in itertools.product(grid.devices, MODELS):
+        ts = [grid.times[(dev, name, batch, n)] for n in grid.seq_lens]
+        times.append(([t.median_ms for t in ts], [t.q1_ms for t in ts], [t.q3_ms for t in ts]))
+    ns = list(range(grid.seq_lens[0], grid.seq_lens[-1] + 1, 4))
+    flops = [
+        [rnn_flops(batch, n, grid.dim) for n in ns],
+        [attention_flops(batch, n, grid.dim) for n in ns],
+        [4 * batch * n**2 * grid.dim for n in ns],
+    ]
+    ratio = at[MODELS[2]].median_ms / at[MODELS[1]].median_ms
+    flop_ratio = attention_flops(batch, seq_len, grid.dim) / rnn_flops(batch, seq_len, grid.dim)
+    return _CostView(
+        times,
+        flops,
+        ns,
+        _log_limits([v for _, q1, q3 in times for v in q1 + q3]),
+        _log_limits([v for ys in flops for v in ys]),
+        f"measured ({grid.devices[0]}), B={batch}; at N={seq_len}: attention / nn.RNN = {ratio:.2g}",
+        f"counted, B={batch}; at N={seq_len}: attention / RNN = N/d + 2 = {flop_ratio:.3g}",
+        f"chosen N = {seq_len}",
+    )
+
+
 def plot_cost(seq_len: int = 512, batch: int = 32, grid: Grid | None = None):
     """Measured forward time (left) and FLOPs (right) against sequence length N, at one batch."""
     grid = grid or (LATEST_GRID[0] if LATEST_GRID else None)
     if grid is None:
         raise ValueError("no measurements yet: run measure_grid() first")
-    at = grid.at(batch, seq_len)  # checks that (batch, seq_len) was measured
+    view = _cost_view(grid, seq_len, batch)
     fig, (ax_t, ax_f) = new_figure(1, 2, width=10, height=3.6)
     fix_margins(fig, left=0.07, right=0.99, bottom=0.14, top=0.9, wspace=0.22)
-    for dev, style in zip(grid.devices, ("-o", "--s")):
-        for name, color in zip(MODELS, COLORS):
-            ts = [grid.times[(dev, name, batch, n)] for n in grid.seq_lens]
-            ax_t.errorbar(
-                grid.seq_lens,
-                [t.median_ms for t in ts],
-                fmt=style,
-                color=color,
-                ms=4,
-                yerr=[[t.median_ms - t.q1_ms for t in ts], [t.q3_ms - t.median_ms for t in ts]],
-                label=f"{name}, {dev}",
-            )
-    ns = [n for n in range(grid.seq_lens[0], grid.seq_lens[-1] + 1, 4)]
-    ax_f.plot(ns, [rnn_flops(batch, n, grid.dim) for n in ns], color=COLORS[0], label="RNN (loop or fused)")
-    ax_f.plot(ns, [attention_flops(batch, n, grid.dim) for n in ns], color=COLORS[2], label=MODELS[2])
-    ax_f.plot(
-        ns,
-        [4 * batch * n**2 * grid.dim for n in ns],
-        color=COLORS[2],
-        ls="--",
-        label="attention: QKᵀ and AV only, 4BN²d",
-    )
+    labels = [f"{name}, {dev}" for dev, name in itertools.product(grid.devices, MODELS)]
+    styles = [
+        (style, color) for style in ("-o", "--s")[: len(grid.devices)] for color in COLORS[: len(MODELS)]
+    ]
+    for (medians, q1, q3), label, (style, color) in zip(view.times, labels, styles):
+        yerr = [[m - a for m, a in zip(medians, q1)], [b - m for m, b in zip(medians, q3)]]
+        ax_t.errorbar(grid.seq_lens, medians, yerr=yerr, fmt=style, color=color, ms=4, label=label)
+    flop_styles = [
+        (COLORS[0], "-", "RNN (loop or fused)"),
+        (COLORS[2], "-", MODELS[2]),
+        (COLORS[2], "--", "attention: QKᵀ and AV only, 4BN²d"),
+    ]
+    for ys, (color, ls, label) in zip(view.flops, flop_styles):
+        ax_f.plot(view.ns, ys, color=color, ls=ls, label=label)
     ax_f.axvline(grid.dim, color="gray", ls=":", label=f"N = d = {grid.dim}: N²d = Nd²")
     for ax in (ax_t, ax_f):
-        ax.axvline(seq_len, color="black", ls="-.", lw=1, label=f"chosen N = {seq_len}")
+        ax.axvline(seq_len, color="black", ls="-.", lw=1, label=view.chosen, gid="chosen N")
         log_axis(ax, "x", ticks=grid.seq_lens)
         log_axis(ax, "y", subs=(1.0, 3.0))
         ax.set_xlabel("sequence length N (tokens)")
         ax.legend(fontsize=8, loc="upper left")
-    ratio = at[MODELS[2]].median_ms / at[MODELS[1]].median_ms
-    ax_t.set(
-        ylabel="forward time (ms; median, IQR bars)",
-        title=f"measured ({grid.devices[0]}), B={batch}; at N={seq_len}: attention / nn.RNN = {ratio:.2g}",
-    )
-    flop_ratio = attention_flops(batch, seq_len, grid.dim) / rnn_flops(batch, seq_len, grid.dim)
-    ax_f.set(
-        ylabel="forward FLOPs (multiply-add = 2)",
-        title=f"counted, B={batch}; at N={seq_len}: attention / RNN = N/d + 2 = {flop_ratio:.3g}",
-    )
+    ax_t.set(ylabel="forward time (ms; median, IQR bars)", ylim=view.time_limits, title=view.time_title)
+    ax_f.set(ylabel="forward FLOPs (multiply-add = 2)", ylim=view.flop_limits, title=view.flop_title)
     return fig
+
+
+def update_cost(fig, seq_len: int, batch: int, grid: Grid) -> None:
+    """plot_cost's figure, redrawn in place at another (seq_len, batch) of the same grid."""
+    view = _cost_view(grid, seq_len, batch)
+    ax_t, ax_f = fig.axes
+    for container, (medians, q1, q3) in zip(ax_t.containers, view.times):
+        line, _caps, (bars,) = container.lines  # the medians, and the IQR bars
+        line.set_ydata(medians)
+        bars.set_segments([[(n, a), (n, b)] for n, a, b in zip(grid.seq_lens, q1, q3)])
+    for line, ys in zip(ax_f.lines, view.flops):  # the first three lines are the FLOP curves
+        line.set_ydata(ys)
+    for ax in (ax_t, ax_f):
+        next(line for line in ax.lines if line.get_gid() == "chosen N").set_xdata([seq_len, seq_len])
+        next(t for t in ax.get_legend().get_texts() if t.get_text().startswith("chosen N")).set_text(
+            view.chosen
+        )
+    ax_t.set(ylim=view.time_limits, title=view.time_title)
+    ax_f.set(ylim=view.flop_limits, title=view.flop_title)
 
 
 @register
 def explore_cost() -> Explorer:
-    """Sliders for sequence length and batch size over the measured grid (no re-timing)."""
+    """Sliders for sequence length and batch size over the measured grid: a redraw reads the
+    grid's timings (no re-timing) and moves the lines of the first figure."""
     if not LATEST_GRID:  # outside notebook 06: measure a small grid first (a second or two)
         measure_grid(seq_lens=(16, 64, 256), batches=(1, 32), repeats=1)
     grid = LATEST_GRID[0]
@@ -171,6 +223,7 @@ def explore_cost() -> Explorer:
             "batch": choice("batch size", grid.batches, grid.batches[-1]),
         },
         name="cost",
+        update=lambda fig, seq_len, batch: update_cost(fig, seq_len, batch, grid),
     )
 
 

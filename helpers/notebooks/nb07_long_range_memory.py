@@ -6,7 +6,7 @@ from ..course.exercises import register_exercise
 from ..course.style import COLORS, fix_margins, log_axis, new_figure
 from ..course.widgets import Explorer, progress_line, register, slider
 from ..ensembles import DELAYS, KINDS, Budget, Results, train_all
-from ..tasks import VOCAB, most_frequent_token
+from ..tasks import VOCAB, most_frequent_token, order_blind_ceiling
 
 LATEST: Results | None = None  # the last training run, for the explorer
 
@@ -35,27 +35,37 @@ def _accuracy_axes(ax, xlabel: str, title: str) -> None:
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1, 0.5))
 
 
+def _accuracy_at(results: Results, step: int | None) -> tuple[list[list[float]], str]:
+    """Each kind's test accuracy at every delay at training `step` (default: the end), and the title."""
+    shown = results.steps[-1] if step is None else step
+    return results.at(step).tolist(), f"first-token recall after {shown} Adam steps"
+
+
 def plot_accuracy_vs_delay(results: Results, step: int | None = None, bound=None):
     """Test accuracy against the delay T, one line per model kind, at training `step`.
 
     `bound` (optional, one value per delay) is the ceiling of an order-blind model.
     """
-    acc = results.at(step)
+    rows, title = _accuracy_at(results, step)
     fig, ax = new_figure(width=6.8, height=3.8)
-    for kind, row in zip(results.kinds, acc):
+    for kind, row in zip(results.kinds, rows):
         color, marker, ls = _KIND_STYLE[kind]
-        ax.plot(results.delays, row.tolist(), marker=marker, ls=ls, color=color, label=kind)
+        ax.plot(results.delays, row, marker=marker, ls=ls, color=color, label=kind)
     ax.axhline(1 / VOCAB, color="grey", lw=1, ls="--", label=f"chance (1/{VOCAB})")
     if bound is not None:
         ax.plot(results.delays, list(bound), color="grey", lw=1, ls=":", label="best order-blind guess")
-    shown = results.steps[-1] if step is None else step
     log_axis(ax, "x", ticks=results.delays)
-    _accuracy_axes(
-        ax,
-        "delay T (tokens between the target and the answer)",
-        f"first-token recall after {shown} Adam steps",
-    )
+    _accuracy_axes(ax, "delay T (tokens between the target and the answer)", title)
     return fix_margins(fig, left=0.1, bottom=0.14, right=0.66, top=0.92)  # room for the legend
+
+
+def update_accuracy_vs_delay(fig, results: Results, step: int | None = None) -> None:
+    """plot_accuracy_vs_delay's figure, redrawn in place at another training step."""
+    rows, title = _accuracy_at(results, step)
+    ax = fig.axes[0]
+    for line, row in zip(ax.lines, rows):  # the first lines are the kinds, in order
+        line.set_ydata(row)
+    ax.set_title(title)
 
 
 def plot_learning_curves(results: Results, delay: int):
@@ -78,13 +88,16 @@ def explore_training(results: Results | None = None) -> Explorer:
     """A **training step** slider over plot_accuracy_vs_delay: how the picture forms.
 
     Uses the last `train` run (no training happens in a redraw); if there is none,
-    it trains a small one first.
+    it trains a small one first. The redraw moves the lines of the first figure.
     """
     results = results or LATEST or train_all(budget=Budget(steps=20, batch=16, eval_every=10, n_test=100))
+    bound = [order_blind_ceiling(T) for T in results.delays]
     b = results.budget
-    draw = lambda step: plot_accuracy_vs_delay(results, step)
     return Explorer(
-        draw, {"step": slider("training step", 0, b.steps, b.eval_every, b.steps)}, name="training"
+        lambda step: plot_accuracy_vs_delay(results, step, bound),
+        {"step": slider("training step", 0, b.steps, b.eval_every, b.steps)},
+        name="training",
+        update=lambda fig, step: update_accuracy_vs_delay(fig, results, step),
     )
 
 
@@ -105,7 +118,8 @@ register_exercise(
     hint="split into two cases. How likely are the two tokens equal, and is the "
     "guess right then? If they differ, the bag {a, b} does not say which came "
     "first: how often is a guess right? Add the two cases, weighted.",
-    worked="The two tokens are equal with probability 1/8: the bag {a, a} names the first token.\n"
+    worked="The query x_2 is known to be last; x_0 is one of the two tokens before it.\n"
+    "They are equal with probability 1/8: the bag {a, a} names the first token.\n"
     "They differ with probability 7/8: {a, b} could have started with either token,\n"
     "so a guess is right half the time.\n"
     "Accuracy = 1/8 * 1 + 7/8 * 1/2 = 2/16 + 7/16 = 9/16 = 0.5625.",

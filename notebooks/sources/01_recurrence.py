@@ -18,9 +18,13 @@
 #
 # **You will learn**
 # * to build a vanilla RNN from its equation and check it against `torch.nn.RNNCell` and `torch.nn.RNN`;
-# * why step $t$ has to wait for the $t$ steps before it, drawn as the unrolled chain;
-# * which part of an RNN *is* parallel across time (the input projection: one matmul for every $t$) and which is not;
-# * how the loop time grows with the sequence length, measured on your machine.
+# * why $h_t$ has to wait for the $t-1$ states computed before it, drawn as the unrolled chain and counted in
+#   PyTorch's own autograd graph;
+# * which part of an RNN *is* parallel across time (the input projection: one matmul for every $t$) and which
+#   is not;
+# * what the chain costs, measured on your machine: the same work with and without it, and at batch sizes
+#   1 to 64;
+# * which recurrences have an exact parallel shortcut (linear ones: a scan) and what the tanh RNN has instead.
 #
 # **The article's claim this notebook tests (C1)**, translated from the article:
 #
@@ -42,7 +46,7 @@ from torch.testing import assert_close
 
 import helpers
 from helpers.notebooks import nb01_recurrence as nb
-from helpers.rnn import rnn_weights
+from helpers.rnn import rnn_newton, rnn_weights
 
 helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
 generator = helpers.set_seed(1)
@@ -102,22 +106,43 @@ print(f"{T} steps    vs nn.RNN:     max |difference| {helpers.within_rounding(H 
 # ## The unrolled chain
 #
 # Write the recurrence out for every step and it becomes a chain: $h_1$ needs $h_0$, $h_2$ needs $h_1$,
-# and $h_t$ cannot start before the $t$ steps before it have finished. The **depth** of a computation is
-# the length of its longest chain of operations that must run one after another; no number of
-# processors can finish it faster than that. Whatever hardware you have, the depth of this computation
-# is $N$ for a sequence of $N$ tokens. ($N$ is the article's letter for a sequence length; the code
+# and $h_t$ cannot start before the $t-1$ states before it, $h_1, \dots, h_{t-1}$, have been computed
+# ($h_0$ is given). With its own step, that makes $t$ tanh steps one after another. The **depth** of a
+# computation is the length of its longest chain of operations that must run one after another; no number
+# of processors can finish it faster than that. Computed as written, step after step, its depth is $N$
+# steps for a sequence of $N$ tokens, whatever the hardware (the end of this notebook shows an algorithm that
+# trades depth for extra work). ($N$ is the article's letter for a sequence length; the code
 # cells call the length of their small example `T`. The figure leaves out the bias $b$.)
 
 # %%
 nb.plot_unrolled_chain(T=6)
 
 # %% [markdown]
+# The article's example in numbers: the 100th state. The cell runs PyTorch's own `nn.RNN` (not our code) on
+# the first $t$ of 100 inputs and counts, in the autograd graph behind $h_t$, the tanh calls, the longest
+# chain of tanh calls on one path back to the inputs (`nb.count_chain`), and the matrix products.
+
+# %%
+rnn = torch.nn.RNN(d_in, d_h, batch_first=True)  # PyTorch's RNN, its own weights
+x_100 = torch.randn(1, 100, d_in, generator=generator)  # (B, N, d_in): 100 tokens
+for t in (1, 2, 99, 100):
+    tanhs, chain, matmuls = nb.count_chain(rnn(x_100[:, :t])[1])  # the graph behind h_t
+    print(f"h_{t:<3}: {tanhs:3d} tanh calls, all in one chain of {chain:3d}; {matmuls:3d} matmuls")
+
+# %% [markdown]
+# Every tanh call behind $h_t$ lies on one chain: none of them could have run beside another. $h_{99}$, the
+# last state $h_{100}$ waits for, is the end of a chain of 99: those are the article's "first 99 states"
+# ($h_1, \dots, h_{99}$). $h_{100}$ adds its own step: **100 dependent steps** from $h_0$. The matmuls
+# are one more than the steps: `nn.RNN` computes the input projection of all $t$ in one matrix product,
+# then one product with $W_{hh}$ per step (the next section).
+
+# %% [markdown]
 # ## What *is* parallel: the input projection
 #
 # Look at the blue row of the figure. The input projection $u_t = W_{xh} x_t + b$ does not involve $h$ at
 # all, so it can be computed for **every** $t$ before the loop starts, in a single matrix multiplication
-# over a $(B, T, d_{in})$ tensor. Only the orange chain, $h_t = \tanh(u_t + W_{hh} h_{t-1})$, is sequential. `helpers.rnn_forward` is
-# written exactly this way.
+# over a $(B, T, d_{in})$ tensor. Only the orange chain, $h_t = \tanh(u_t + W_{hh} h_{t-1})$, is sequential.
+# `helpers.rnn_forward` is written exactly this way.
 
 # %%
 U_all = x @ W_xh.T + b  # (B, T, d_h): one matmul, all t
@@ -134,48 +159,83 @@ print("shape:", tuple(U_all.shape), "| equal to the per-step projections:", torc
 # So the claim is about **depth across time**: $N$ dependent steps, each of which must wait for the last.
 
 # %% [markdown]
-# ## Measured: the loop time grows linearly with $N$
+# ## Measured: the chain, not the work, sets the time
 #
-# If each step costs the same and the steps cannot overlap, the time is (steps) × (time per step). The cell
-# below times the article's own loop (`h = cell(x[:, t], h)`, batch 8, $d = 32$, one CPU thread) at four
-# lengths, taking turns (every round times each length once) and keeping the median of 5 rounds, so a burst
-# of load from other programs slows all four alike. Timings depend on your machine and on what else it is
-# doing, so nbval ignores the printed numbers; the cell asserts the qualitative claim instead, with a margin
-# that survives a machine twice as busy: 8x the steps must take over 3x the time.
+# A loop over $N$ tokens takes time that grows with $N$, but that proves nothing by itself: a parallel method
+# also does work proportional to $N$. What a dependency changes is whether the work can be *rearranged*.
+# Take $N = 100$ tanh steps of one size (batch $B$, width $d = 32$), computed three ways:
+#
+# 1. **one call**: $y_t = \tanh(u_t + W v_t)$ for every $t$ at once, a $(B, N, d)$ tensor in one go:
+#    allowed because $y_t$ needs no other $y$;
+# 2. **$N$ independent calls**: the same, one $t$ at a time;
+# 3. **$N$ dependent steps**: the RNN's chain $h_t = \tanh(u_t + W h_{t-1})$, the same operators, but $v_t$
+#    is now $h_{t-1}$, known only once step $t-1$ is done.
+#
+# The table counts, in each way's autograd graph (as above), the matrix products, the tanh calls and their
+# longest chain: ways 2 and 3 make the same 100 calls of each, and only way 3 has them in one chain. Each way
+# multiplies the same $BN$ vectors by $W$ once: $2BNd^2$ FLOPs (a multiply-add counts 2; the course's tests
+# check this against PyTorch's FLOP counter, which the notebook leaves out because its first use takes
+# seconds).
+
+# %%
+nb.count_ways(batches=(1, 64))
+
+# %% [markdown]
+# Now the clock. The cell times the three ways at $B = 1$, $4$, $16$ and $64$ on one CPU thread, in turns
+# (every round runs each of the twelve once; medians of 7 rounds), so a burst of load from other programs
+# slows all of them alike. Timings depend on your CPU and on what else it is doing: nbval ignores the
+# numbers, and the cell asserts three qualitative claims with margins that survive one of them running twice
+# as slow.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (timings depend on the machine)
-lengths = [64, 128, 256, 512]
-seconds = nb.time_rnn_loops(lengths, repeats=5)
-for n, s in zip(lengths, seconds):
-    print(f"N = {n:3d}: {1e3 * s:6.2f} ms  ({1e6 * s / n:.0f} µs per step)")
-assert seconds[3] > 3 * seconds[0], "8x the steps should take well over 3x the time"
+ms = nb.time_ways(nb.BATCHES, repeats=7)  # {B: {way: ms}}, B = 1, 4, 16, 64
+one, chain = nb.WAYS[0], nb.WAYS[2]
+assert ms[1][chain] > 5 * ms[1][one], "100 chained steps should take far longer than one call"
+assert ms[64][chain] < 16 * ms[1][chain], "64x the work per step should take far less than 64x the time"
+assert ms[64][one] > 4 * ms[1][one], "one call's time should grow with its work"
+nb.ways_table(ms)
 
 # %% [markdown]
-# The microseconds per step stay roughly constant (up to noise from whatever else your machine is
-# running), so four times the length takes roughly four times as long: the time is proportional to $N$. (The printed numbers are from the machine that built this
-# notebook; yours will differ, the straight line will not.)
+# What to read in the table (your numbers will differ from the committed run's, the pattern should not):
+#
+# * At $B = 1$ (one sequence, the article's case) the chain took tens of times as long as one call doing
+#   the same FLOPs. The independent calls took about as long as the chain: on a CPU each small call pays a
+#   fixed cost (Python, PyTorch's dispatch, a matmul too small to fill the vector units). The difference is
+#   that way 2 *can* be rewritten as way 1, which is what the input projection does; way 3 cannot, because
+#   step $t$ cannot start before step $t-1$ has produced $h_{t-1}$.
+# * From $B = 1$ to $B = 64$ the chain does 64 times the FLOPs, and its time per step grew far less (the
+#   cell asserts under 16 times; the table shows the factor on your machine), while one call's time grew
+#   with its work. The chain's time is set by its number of steps times the latency of one step, not by the
+#   work inside a step. Parallel hardware speeds up one call; it cannot run the 100 steps of the chain side
+#   by side.
+#
+# On a GPU, one call spreads over thousands of threads while each step of the chain still waits for the one
+# before; notebook 06 measures what that does to an RNN against attention. The figure shows $B = 1$.
 
 # %%
-nb.plot_loop_time(lengths, seconds)
+nb.plot_sequential_cost(batch=1)
 
 # %% [markdown]
-# Now move the **sequence length** slider: each redraw runs the loop again, once, at $N/4$, $N/2$, $3N/4$
-# and $N$. The number of dependent steps is exactly $N$ (the title); the measured times follow a line
-# through the origin, up to the noise of your machine.
+# Now move the **batch size**: the work of every way grows with $B$ (the title), the bar of one call grows
+# with it, and the chain's bar moves far less, so the gap between them closes: batching is how an RNN gives
+# parallel hardware something to do in each step, across sequences, never across time. The bars are the
+# cell's timings above (in a fresh kernel, a batch size is timed the first time you choose it, in two short
+# rounds, and remembered).
 
 # %%
 nb.explore_sequential_cost()
 
 # %% [markdown]
-# ## When the tanh goes, the chain can be broken
+# ## Which chains have a shortcut
 #
-# The chain is unbreakable because of the $\tanh$: $\tanh(W_{hh}\tanh(W_{hh} h + u_1) + u_2)$ has no
-# shortcut. A **linear** recurrence is different. Take $h_t = a_t \odot h_{t-1} + u_t$ (element-wise):
-# unrolled, $h_t = \sum_{s \le t} \big(\prod_{r=s+1}^{t} a_r\big) u_s$, which is a cumulative product and a
-# cumulative sum. Both are *scans*, and a scan runs in $O(\log N)$ parallel depth (Blelloch 1990;
-# Martin & Cundy 2018). This is the idea behind S4, Mamba and minGRU; notebook 08 builds it. Here is a
+# A parallel method needs to summarise "steps $s+1$ to $t$" as one object of a fixed size, and to combine two
+# such summaries into one (an *associative* combine). A **linear** recurrence has one. Take
+# $h_t = a_t \odot h_{t-1} + u_t$ (element-wise): two steps, $(a_1, u_1)$ then $(a_2, u_2)$, are again one
+# step, $(a_2 a_1,\ a_2 u_1 + u_2)$. Unrolled, $h_t = \sum_{s \le t} \big(\prod_{r=s+1}^{t} a_r\big) u_s$:
+# a cumulative product and a cumulative sum. Both are *scans*, and a scan runs in $O(\log N)$ parallel depth
+# (Blelloch 1990; Martin & Cundy 2018 used it to train linear RNNs in parallel over the sequence). Here is a
 # loop-free version for a short sequence, matched against the loop:
 
 # %%
@@ -191,27 +251,79 @@ print("loop-free linear recurrence equals the loop:", torch.allclose(torch.stack
 
 # %% [markdown]
 # (This closed form divides by $\prod a_r$, which underflows on long sequences; real implementations use a
-# numerically safe parallel scan. Notebook 08 shows one.)
+# numerically safe parallel scan. Notebook 08 builds one.)
+#
+# The recurrent models that train in parallel across time keep the recurrence linear in $h$ and put the
+# nonlinearity between layers, and they break the chain in different ways:
+#
+# * **S4** (Gu, Goel & Ré 2021): the recurrence is linear *and the same at every step*, so the whole layer is
+#   a convolution of the input with one long kernel; it trains as that convolution (with FFTs), not as a
+#   scan, and generates step by step.
+# * **Mamba** (Gu & Dao 2023): $a_t$ depends on the input (*selective*), so there is no single kernel; it
+#   trains with a hardware-aware parallel scan that keeps the state in the GPU's on-chip memory.
+# * **minGRU** (Feng et al. 2024, *"Were RNNs all we needed?"*): gates that depend on $x_t$ only make the
+#   GRU linear in $h$; it trains with a parallel scan.
+#
+# ### The tanh chain: no exact shortcut, an iterative one
+#
+# Two tanh steps compose to $\tanh(W_{hh}\tanh(W_{hh} h + u_1) + u_2)$, which is not one step of the same
+# form, so the pair trick has no tanh counterpart, and no other exact shortcut is known. That does not make
+# parallel hardware useless across time. Lim et al. (2024, *"Parallelizing non-linear sequential models over
+# the sequence length"*, DEER) solve for all states at once by **Newton's method**: guess every $h_t$,
+# linearise every step around the guess (its Jacobian is $J_t = \mathrm{diag}(1 - f_t^2)\,W_{hh}$, with
+# $f_t$ the step's output from the guessed $h_{t-1}$), solve that linear recurrence with a parallel scan (of
+# $d_h \times d_h$ matrices now), and repeat. After $k$ iterations the first $k$ states are exact, so $N$
+# iterations always give them all; the method pays off when far fewer do. `helpers.rnn.rnn_newton` is that
+# method from scratch. The cell runs it on the 100 tokens above (in float64, so that it can converge far
+# below float32 rounding), checks it against `nn.RNN`, then counts iterations and work as $W_{hh}$ grows.
+
+# %%
+rnn64, x64 = rnn.double(), x_100.double()  # the same RNN and tokens, in float64
+W_xh64, W_hh64, b64 = rnn_weights(rnn64)
+U64 = x64 @ W_xh64.T + b64  # (1, 100, d_h): the parallel part
+H_newton, changes = rnn_newton(U64, W_hh64)  # no loop over t
+diff = helpers.within_rounding(H_newton - rnn64(x64)[0])
+print(f"Newton: {len(changes)} iterations; max |difference| from nn.RNN's 100 steps {diff}")
+nb.newton_table(U64, W_hh64, scales=(1, 2, 3))
+
+# %% [markdown]
+# These are counts, the same on every machine (the last iteration is the one that finds nothing left to
+# change; FLOPs are relative to the loop's). With the weights PyTorch initialised (spectral radius 0.53),
+# Newton needed 5 iterations: 35 levels of scans instead of 100 steps, for about 150 times the loop's
+# matmul FLOPs. As $W_{hh}$ grows, so do the iterations: at spectral radius 1.59 it needed 13, that is 91
+# levels, nearly the loop's 100 steps, for about 400 times the FLOPs. The tanh chain *can* use parallel
+# hardware across time, iteratively and at extra work, and how much it gains depends on the RNN's dynamics
+# (Gonzalez, Warrington, Smith & Linderman 2024 make the method cheaper and more stable).
 #
 # ## Verdict
 #
-# **C1 is true for the RNN the article writes down, and too strong as a statement about recurrence.**
+# **C1 is right about the tanh RNN the article writes down (no exact shortcut, and a measured cost that
+# follows its steps, not its work), and too strong as a statement about recurrence.**
 #
-# * True: with the $\tanh$ recurrence, $h_t$ needs $h_{t-1}$; the computation has $N$ dependent steps,
-#   and the measured loop time grows linearly with $N$.
+# * True: with the $\tanh$ recurrence, $h_t$ needs $h_{t-1}$; $h_{100}$ is the end of a chain of 100 tanh
+#   steps (99 earlier states, then its own), counted in `nn.RNN`'s graph. Measured, the chain took far
+#   longer than the same FLOPs in one call, and 64 times the work per step changed its time far less than
+#   64 times: its cost is the chain, not the work.
 # * But not everything is sequential: the input projection (and any per-token output layer) is one
-#   matmul for all $t$, and each step's matrix product is parallel over batch and hidden units.
-# * And recurrence itself is not the culprit: a *linear* recurrence can be computed by a parallel scan in
-#   $O(\log N)$ depth. Recurrent models that do this (S4, Mamba, minGRU) are why recurrence came back
-#   (notebook 08).
+#   matmul for all $t$ (`nn.RNN` computes it so), and each step's matrix product is parallel over batch and
+#   hidden units.
+# * "Cannot be parallelised" is too strong. A *linear* recurrence has an exact shortcut, a parallel scan of
+#   $O(\log N)$ depth; recurrent models built on linear recurrences (S4 trained as a convolution, Mamba and
+#   minGRU with scans) are why recurrence came back (notebook 08). The tanh recurrence has no known exact
+#   shortcut, but Newton's method computes it in parallel iteratively, at extra work that grows with
+#   $W_{hh}$ (Lim et al. 2024): here 5 iterations and about 150 times the FLOPs, or 13 and 400 times.
 #
 # ## Summary
 #
 # * $h_t = \tanh(W_{hh}h_{t-1} + W_{xh}x_t + b)$ is exactly `nn.RNNCell` (with $b$ = `bias_ih + bias_hh`),
 #   and looping it is exactly `nn.RNN`.
-# * Unrolled, the RNN is a chain of depth $N$: step $t$ waits for $t$ earlier steps.
+# * Unrolled, the RNN is a chain of depth $N$: $h_t$ waits for the $t-1$ states before it, so $h_{100}$ is
+#   100 dependent steps from $h_0$.
 # * $W_{xh}x_t + b$ for all $t$ is one matmul; only $\tanh(u_t + W_{hh}h_{t-1})$ is sequential.
-# * Loop time ∝ $N$, measured. Linear recurrences escape this with a scan.
+# * Measured: the same FLOPs take far longer as a chain than as one call, and 64 times the work per step
+#   changes the chain's time far less: its cost is its number of steps.
+# * A linear recurrence has an exact parallel shortcut (a scan); the tanh recurrence has none, only
+#   iterative parallel methods that cost extra work.
 #
 # ## Exercises
 #
@@ -240,8 +352,9 @@ def my_input_projection(x, W_xh, b):
 helpers.check("input_projection", my_input_projection)
 
 # %% [markdown]
-# **3. Count.** Starting from $h_0$, how many $\tanh$ steps must run one after another before $h_{100}$ is
-# known, however many processors you have? Replace `None` with a number.
+# **3. Count.** Starting from $h_0$ (given), how many $\tanh$ steps must run one after another before
+# $h_{100}$ is known, however many processors you have? Count $h_{100}$'s own step. Replace `None` with a
+# number.
 
 # %%
 answer = None

@@ -1,13 +1,57 @@
-"""Notebook 01's module: the unrolled chain, the loop timer, the sequential-cost widget."""
+"""Notebook 01's module: the unrolled chain, the chain counter, the three ways timed, the batch widget,
+Newton's table."""
 
 import pytest
+import torch
+from torch.testing import assert_close
 
+from conftest import ATOL
+from helpers.measure import count_flops
 from helpers.notebooks import nb01_recurrence as nb01
 
 
-def test_loop_time_grows_with_length():
-    short, long = nb01.time_rnn_loops([32, 512])
-    assert long > 3 * short  # 16x the steps: survives one of them running twice as slow
+def test_count_chain_finds_t_tanh_steps_in_one_chain_behind_nn_rnns_h_t(g):
+    rnn = torch.nn.RNN(3, 4, batch_first=True)
+    x = torch.randn(1, 7, 3, generator=g)
+    assert nb01.count_chain(rnn(x)[1]) == (7, 7, 8)  # 7 tanh in one chain; 1 input projection + 7 steps
+    assert nb01.count_chain(rnn(x[:, :6])[1]) == (6, 6, 7)
+
+
+def test_count_chain_tells_independent_steps_from_a_chain():
+    tanhs = {way: nb01.count_chain(fn())[:2] for way, fn in nb01.three_ways(2, grad=True).items()}
+    assert tanhs == {nb01.WAYS[0]: (1, 1), nb01.WAYS[1]: (100, 1), nb01.WAYS[2]: (100, 100)}
+
+
+def test_the_three_ways_do_the_same_flops_and_the_first_two_compute_the_same():
+    for batch in (1, 3):
+        ways = nb01.three_ways(batch)
+        assert [count_flops(fn) for fn in ways.values()] == [nb01.way_flops(batch)] * 3
+        assert_close(ways[nb01.WAYS[0]](), ways[nb01.WAYS[1]](), **ATOL)
+
+
+def test_the_chain_is_slower_than_one_call_and_barely_slower_with_64_times_the_work():
+    ms = nb01.time_ways([1, 64], repeats=3)
+    one, chain = nb01.WAYS[0], nb01.WAYS[2]
+    assert ms[1][chain] > 5 * ms[1][one]  # tens of times on a quiet machine
+    assert ms[64][chain] < 16 * ms[1][chain]  # 64x the FLOPs
+
+
+def test_sequential_cost_widget_shows_the_timed_batch():
+    explorer = nb01.explore_sequential_cost()
+    explorer.controls["batch"].value = 64
+    ax = explorer.result.axes[0]
+    assert [bar.get_height() for bar in ax.patches] == [nb01._MEASURED[64][w] for w in nb01.WAYS]
+    assert ax.get_title().startswith("B = 64: 13 MFLOP each")
+    assert repr(explorer) == "Explorer(sequential_cost: batch size B)"
+
+
+def test_newton_table_counts_more_iterations_as_w_hh_grows(g):
+    W_hh = 0.3 * torch.randn(4, 4, generator=g, dtype=torch.float64)
+    U = torch.randn(1, 30, 4, generator=g, dtype=torch.float64)
+    rows = [row.split() for row in repr(nb01.newton_table(U, W_hh, scales=(1, 3))).splitlines()[1:]]
+    (_, _, fast, levels, _), (_, _, slow, *_) = rows
+    assert int(levels) == 5 * int(fast)  # ceil(log2 30) = 5 scan levels per iteration
+    assert int(fast) < 10 and int(fast) < int(slow) <= 31  # N + 1 iterations always suffice
 
 
 def test_unrolled_chain_draws_one_hidden_state_per_step():
@@ -16,20 +60,14 @@ def test_unrolled_chain_draws_one_hidden_state_per_step():
     assert "$h_{4}$" in texts and "$h_{5}$" not in texts and "4 steps" in texts
 
 
-def test_sequential_cost_widget_measures_at_the_chosen_length():
-    explorer = nb01.explore_sequential_cost()
-    explorer.controls["seq_len"].value = 64
-    ax = explorer.result.axes[0]
-    assert list(ax.lines[0].get_xdata()) == [16, 32, 48, 64]
-    assert ax.get_title().startswith("64 dependent steps")
-    assert repr(explorer) == "Explorer(sequential_cost: sequence length)"
-
-
 @pytest.mark.parametrize(
     "call, words",
     [
-        (lambda: nb01.time_rnn_loops([64, 0]), "seq_len"),
-        (lambda: nb01.plot_sequential_cost(2), "seq_len"),
+        (lambda: nb01.three_ways(0), "batch"),
+        (lambda: nb01.time_ways([1, 0]), "batch"),
+        (lambda: nb01.plot_sequential_cost(3), "batch must be one of"),
+        (lambda: nb01.count_chain(torch.ones(2)), "grad_fn"),
+        (lambda: nb01.count_chain([1.0]), "torch.Tensor"),
         (lambda: nb01.plot_unrolled_chain(0), "T"),
     ],
 )

@@ -7,16 +7,24 @@ from helpers.article import MODELS
 from helpers.notebooks import nb06_parallelism_cost as nb06
 
 
-def test_grid_and_explorer_redraw_from_measurements():
+def test_grid_and_explorer_redraw_from_measurements(monkeypatch):
     grid = nb06.measure_grid(seq_lens=(8, 32), batches=(1, 2), dim=16, repeats=1)
     assert set(grid.at(2, 32)) == set(MODELS) and grid.devices == ["cpu"]
     explorer = nb06.explore_cost()
     assert repr(explorer) == "Explorer(cost: sequence length, batch size)"
-    titles = lambda: [ax.get_title() for ax in explorer.result.axes]
+    monkeypatch.setattr(nb06, "time_models", lambda *a, **k: pytest.fail("a redraw re-timed the models"))
+    fig, titles = explorer.result, lambda: [ax.get_title() for ax in explorer.result.axes]
     explorer.controls["seq_len"].value = 8
     assert "N=8" in titles()[1] and "N/d + 2 = 2.5" in titles()[1]  # 8/16 + 2
     explorer.controls["batch"].value = 1
     assert "B=1" in titles()[0] and explorer.error is None
+    assert explorer.result is fig  # updated in place
+    medians = [t.median_ms for t in grid.at(1, 8).values()]  # the grid's numbers, at N = 8
+    assert [c.lines[0].get_ydata()[0] for c in fig.axes[0].containers] == medians
+    shown = [t for (_, _, b, _), t in grid.times.items() if b == 1]  # every timing at B = 1
+    low, high = fig.axes[0].get_ylim()
+    assert low < min(t.q1_ms for t in shown) and high > max(t.q3_ms for t in shown)
+    assert "chosen N = 8" in [t.get_text() for t in fig.axes[1].get_legend().get_texts()]
 
 
 @pytest.mark.parametrize(

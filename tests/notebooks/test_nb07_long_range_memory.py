@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from helpers import ensembles
+from helpers import ensembles, tasks
 from helpers.notebooks import nb07_long_range_memory as nb07
 
 
@@ -29,10 +29,19 @@ def _fake_results():
     return r
 
 
-def test_training_explorer_shows_the_chosen_step():
+def test_training_explorer_shows_the_chosen_step_in_place():
     explorer = nb07.explore_training(_fake_results())
+    fig = explorer.result
     height = lambda: explorer.result.axes[0].lines[0].get_ydata()[0]
     assert explorer.error is None and height() == pytest.approx(0.925)
     explorer.controls["step"].value = 0
+    assert explorer.result is fig  # the same figure, its lines moved
     assert height() == pytest.approx(0.125)
     assert "after 0 Adam steps" in explorer.result.axes[0].get_title()
+
+
+def test_accuracy_figure_draws_the_order_blind_ceiling():
+    bound = [tasks.order_blind_ceiling(T) for T in (10, 30, 100)]
+    fig = nb07.plot_accuracy_vs_delay(_fake_results(), bound=bound)
+    (line,) = [ln for ln in fig.axes[0].lines if ln.get_label() == "best order-blind guess"]
+    assert list(line.get_ydata()) == pytest.approx([0.302, 0.224, 0.177], abs=5e-4)
