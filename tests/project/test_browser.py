@@ -219,7 +219,17 @@ def static_server(directory: Path):
         server.shutdown()
 
 
-def test_exported_slides_present_with_the_network_blocked(chromium_path):
+@contextlib.contextmanager
+def offline_context(browser):
+    """A fresh context of the module's browser (Playwright runs one browser per module)."""
+    context = browser.browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+def test_exported_slides_present_with_the_network_blocked(browser):
     """`make slides` output: with every request off this machine refused, the deck of notebook 02
     shows its slides, advances with the arrow key and renders its maths with the local MathJax."""
     deck = B.ROOT / "notebooks" / "02_bptt_gradients.ipynb"
@@ -227,7 +237,7 @@ def test_exported_slides_present_with_the_network_blocked(chromium_path):
     html = target.read_text(encoding="utf-8")
     loaded = re.findall(r'<(?:script|link)[^>]+(?:src|href)="(https?://[^"]+)"', html)
     assert not loaded, f"the slides load from the network: {loaded}"
-    with static_server(target.parent) as url, B.chromium(chromium_path) as context:
+    with static_server(target.parent) as url, offline_context(browser) as context:
         refused = []
 
         def only_local(route):
@@ -262,14 +272,14 @@ def test_exported_slides_present_with_the_network_blocked(chromium_path):
 
 
 @pytest.mark.parametrize("export", ["export", "handout"])
-def test_no_serious_accessibility_violation_in_slides_or_handout(export, chromium_path):
+def test_no_serious_accessibility_violation_in_slides_or_handout(export, browser):
     """axe-core (axe-playwright-python) on the offline slide deck and the printable handout of
     notebook 04: no violation of impact "serious" or "critical"; every figure has its alt text."""
     from axe_playwright_python.sync_playwright import Axe
 
     deck = B.ROOT / "notebooks" / "04_attention.ipynb"
     target = getattr(slides, export)(deck)
-    with static_server(target.parent) as url, B.chromium(chromium_path) as context:
+    with static_server(target.parent) as url, offline_context(browser) as context:
         context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(url) else r.abort())
         page = context.new_page()
         page.goto(f"{url}/{target.name}")
