@@ -19,29 +19,24 @@ def x():
     return torch.randint(0, 8, (4, T + 3), generator=torch.Generator().manual_seed(0))
 
 
-def test_rnn_member_equals_nn_rnn(x):
-    ens = ensembles.RNNEnsemble(2, T, D, torch.Generator().manual_seed(1))
-    m = 1
-    rnn = torch.nn.RNN(D, D, batch_first=True)
-    with torch.no_grad():
-        rnn.weight_ih_l0.copy_(ens.W_xh[m])
-        rnn.weight_hh_l0.copy_(ens.W_hh[m])
-        rnn.bias_ih_l0.copy_(ens.b[m, 0])
-        rnn.bias_hh_l0.zero_()
-    H, _ = rnn(ens.emb[m][x[:, : T + 1]])  # (B, T+1, D)
-    assert_close(ens(x)[m], H[:, -1] @ ens.W_out[m] + ens.b_out[m], **ATOL)
-
-
-def test_lstm_member_equals_nn_lstm(x):
-    ens = ensembles.LSTMEnsemble([0.0, 3.0], T, D, torch.Generator().manual_seed(2))
+@pytest.mark.parametrize(
+    "ensemble, layer",
+    [
+        (lambda g: ensembles.RNNEnsemble(2, T, D, g), torch.nn.RNN),
+        (lambda g: ensembles.LSTMEnsemble([0.0, 3.0], T, D, g), torch.nn.LSTM),
+    ],
+    ids=["rnn", "lstm"],
+)
+def test_every_member_equals_pytorchs_layer(ensemble, layer, x):
+    ens = ensemble(torch.Generator().manual_seed(1))
     for m in range(2):
-        lstm = torch.nn.LSTM(D, D, batch_first=True)
+        reference = layer(D, D, batch_first=True)
         with torch.no_grad():
-            lstm.weight_ih_l0.copy_(ens.W_ih[m])
-            lstm.weight_hh_l0.copy_(ens.W_hh[m])
-            lstm.bias_ih_l0.copy_(ens.b[m, 0])
-            lstm.bias_hh_l0.zero_()
-        H, _ = lstm(ens.emb[m][x[:, : T + 1]])
+            reference.weight_ih_l0.copy_(ens.W_xh[m] if layer is torch.nn.RNN else ens.W_ih[m])
+            reference.weight_hh_l0.copy_(ens.W_hh[m])
+            reference.bias_ih_l0.copy_(ens.b[m, 0])
+            reference.bias_hh_l0.zero_()
+        H, _ = reference(ens.emb[m][x[:, : T + 1]])  # (B, T+1, D)
         assert_close(ens(x)[m], H[:, -1] @ ens.W_out[m] + ens.b_out[m], **ATOL)
 
 
