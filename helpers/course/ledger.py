@@ -35,8 +35,9 @@ CLAIMS = [
     Claim(
         "C1",
         "h_t needs h_{t-1}, so an RNN cannot be parallelised across time",
-        "true for a nonlinear recurrence; the input projection is one matmul, and a linear, "
-        "element-wise recurrence parallelises (a scan, a convolution, chunks)",
+        "true for a nonlinear recurrence: no exact shortcut, only iterative solvers at several "
+        "times the work; the input projection is one matmul, and a linear, element-wise "
+        "recurrence parallelises (a scan, a convolution, chunks)",
         ["01", "08"],
         "chain depth N and loop time linear in N (01); a scan, a convolution and chunks equal "
         "to the loop (08)",

@@ -14,6 +14,8 @@
 # %% [markdown]
 # # 00 · Start here: why did Transformers replace RNNs?
 #
+# 🌐 **English** · [Italiano](it/00_start_here.ipynb) · [Русский](ru/00_start_here.ipynb) · [فارسی](fa/00_start_here.ipynb) · [Español](es/00_start_here.ipynb)
+#
 # [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/00_start_here.ipynb)
 #
 # In 2017 *Attention Is All You Need* (Vaswani et al. 2017) replaced recurrence with

@@ -14,6 +14,8 @@
 # %% [markdown]
 # # 01 · Recurrence: what can and cannot run in parallel
 #
+# 🌐 **English** · [Italiano](it/01_recurrence.ipynb) · [Русский](ru/01_recurrence.ipynb) · [فارسی](fa/01_recurrence.ipynb) · [Español](es/01_recurrence.ipynb)
+#
 # [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/01_recurrence.ipynb)
 #
 # **You will learn**

@@ -14,6 +14,8 @@
 # %% [markdown]
 # # 02 · BPTT and the gradient product
 #
+# 🌐 **English** · [Italiano](it/02_bptt_gradients.ipynb) · [Русский](ru/02_bptt_gradients.ipynb) · [فارسی](fa/02_bptt_gradients.ipynb) · [Español](es/02_bptt_gradients.ipynb)
+#
 # [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/02_bptt_gradients.ipynb)
 #
 # **You will learn**

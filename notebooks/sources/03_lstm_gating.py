@@ -14,6 +14,8 @@
 # %% [markdown]
 # # 03 · LSTM gating: how far does the cell state carry a gradient?
 #
+# 🌐 **English** · [Italiano](it/03_lstm_gating.ipynb) · [Русский](ru/03_lstm_gating.ipynb) · [فارسی](fa/03_lstm_gating.ipynb) · [Español](es/03_lstm_gating.ipynb)
+#
 # [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/03_lstm_gating.ipynb)
 #
 # **You will learn**
@@ -141,7 +143,7 @@ print(f"gate open: dc_t/dc_(t-1) vs identity:          {helpers.within_rounding(
 nb.plot_gates(forget_bias=0.0, T=60)
 
 # %% [markdown]
-# Every gate hovers around **0.5**. That is no accident. PyTorch initialises every weight *and both biases*
+# In the figure every gate stays near **0.5**, and the cell below measures it. That is no accident. PyTorch initialises every weight *and both biases*
 # uniformly in $\pm 1/\sqrt{d_h}$, so the forget bias $b_f$ is close to 0 and, with small pre-activations,
 # $f_t \approx \sigma(0) = 0.5$: at every step the cell keeps about half of its content.
 

@@ -14,6 +14,8 @@
 # %% [markdown]
 # # 04 · Scaled dot-product attention
 #
+# 🌐 **English** · [Italiano](it/04_attention.ipynb) · [Русский](ru/04_attention.ipynb) · [فارسی](fa/04_attention.ipynb) · [Español](es/04_attention.ipynb)
+#
 # [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/04_attention.ipynb)
 #
 # Notebooks 01-03 showed why recurrence is slow (step $t$ waits for step $t-1$) and why its

@@ -14,6 +14,8 @@
 # %% [markdown]
 # # 05 · Multi-head attention and positions
 #
+# 🌐 **English** · [Italiano](it/05_multihead_positions.ipynb) · [Русский](ru/05_multihead_positions.ipynb) · [فارسی](fa/05_multihead_positions.ipynb) · [Español](es/05_multihead_positions.ipynb)
+#
 # [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/05_multihead_positions.ipynb)
 #
 # Notebook 04 built one attention: one set of weights per query. A Transformer layer runs

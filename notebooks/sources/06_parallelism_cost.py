@@ -14,6 +14,8 @@
 # %% [markdown]
 # # 06 · Parallelism and cost, measured
 #
+# 🌐 **English** · [Italiano](it/06_parallelism_cost.ipynb) · [Русский](ru/06_parallelism_cost.ipynb) · [فارسی](fa/06_parallelism_cost.ipynb) · [Español](es/06_parallelism_cost.ipynb)
+#
 # [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/06_parallelism_cost.ipynb)
 #
 # **You will learn**

@@ -14,6 +14,8 @@
 # %% [markdown]
 # # 07 · Long-range memory, trained live
 #
+# 🌐 **English** · [Italiano](it/07_long_range_memory.ipynb) · [Русский](ru/07_long_range_memory.ipynb) · [فارسی](fa/07_long_range_memory.ipynb) · [Español](es/07_long_range_memory.ipynb)
+#
 # [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/07_long_range_memory.ipynb)
 #
 # **You will learn**
@@ -115,7 +117,7 @@ for T, exact in ceiling.items():
 # Adam steps (learning rate $10^{-2}$) on batches of 64 fresh sequences, the same batches for every model,
 # and are then scored on 400 held-out sequences.
 #
-# To fit in well under a minute on a laptop CPU, the fifteen are trained **together**: the models of one
+# To train in about a minute on an idle laptop CPU (the time printed below depends on the machine and its load), the fifteen are trained **together**: the models of one
 # family at one delay (the two LSTMs, say) form an *ensemble* whose weights carry a leading "member" axis, so
 # one batched matrix product runs all its members at once. The members share nothing, the loss is the sum of their
 # losses, and Adam updates every number on its own, so this is exactly fifteen separate trainings

@@ -14,6 +14,8 @@
 # %% [markdown]
 # # 08 · The verdict
 #
+# 🌐 **English** · [Italiano](it/08_verdict.ipynb) · [Русский](ru/08_verdict.ipynb) · [فارسی](fa/08_verdict.ipynb) · [Español](es/08_verdict.ipynb)
+#
 # [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/08_verdict.ipynb)
 #
 # **You will learn**
@@ -332,7 +334,7 @@ ledger.claims_ledger()
 #
 # | claim | verdict | the evidence |
 # |---|---|---|
-# | C1 sequential bottleneck | true for a nonlinear recurrence; a linear, element-wise one runs in parallel | [01](01_recurrence.ipynb): the unrolled chain and the loop time linear in $N$; the input projection is one matmul. Here: the chain length grows with $N$; the scan, the convolution and the chunks of the epilogue equal the loop. |
+# | C1 sequential bottleneck | true for a nonlinear recurrence, which has no exact parallel shortcut (iterative solvers pay several times the work); a linear, element-wise one runs in parallel | [01](01_recurrence.ipynb): the unrolled chain and the loop time linear in $N$; the input projection is one matmul. Here: the chain length grows with $N$; the scan, the convolution and the chunks of the epilogue equal the loop. |
 # | C2 eigenvalue < 1 vanishes, > 1 explodes | mechanism right, condition imprecise | [02](02_bptt_gradients.ipynb): gradient norms against the spectral radius, orthogonal vs Gaussian $W_{hh}$, the non-normal matrix, $\tanh$ saturation. |
 # | C3 LSTMs still forget | mostly right | [03](03_lstm_gating.ipynb): $\partial c_T/\partial c_0 = \prod f_t$ and its dependence on the forget bias; [07](07_long_range_memory.ipynb): the accuracy-vs-delay figure (bias $+3$ learns $T = 30$, not $T = 100$). "A few hundred tokens" is Khandelwal et al. (2018)'s measurement on language models, not ours. |
 # | C4 every token sees every other at once | true in training and encoding, not in generation | [04](04_attention.ipynb): one matrix product computes all $L \times L$ scores; generating one position at a time gives the same outputs, but each new token waits for the last (and the generation rows above). |
@@ -475,8 +477,8 @@ print(
 # small training budget on a task with one sharp target, with positional encoding; it is not a law.
 #
 # **The conclusion** ("LLMs would have been computationally impossible to train with recurrent
-# architectures") overreaches: a *nonlinear* recurrence could not use GPUs across time, but a linear,
-# element-wise one keeps every $d \times d$ product out of its chain, and runs as a scan, a convolution, in
+# architectures") overreaches: a *nonlinear* recurrence has no exact shortcut across time (iterative
+# solvers parallelise it at several times the work, Lim et al. 2024, notebook 01), but a linear, element-wise one keeps every $d \times d$ product out of its chain, and runs as a scan, a convolution, in
 # chunks, or as a cheap serial loop. Models built on such recurrences are trained at large scale today (RWKV,
 # Peng et al. 2023; Mamba, Gu & Dao 2023), at a price in expressivity (Merrill et al. 2024). The Transformer won
 # because it used the hardware of 2017 well, not because recurrence is impossible.
@@ -560,7 +562,7 @@ helpers.check("scan_steps_1000", answer)
 # * Merrill, W., Petty, J. & Sabharwal, A. (2024). The illusion of state in state-space models. *ICML*.
 #   arXiv:2404.08819.
 # * Jiang, A. Q. et al. (2023). Mistral 7B. arXiv:2310.06825. (Sliding-window attention: a token sees the $W$
-#   before it, and $k$ layers reach $k 	imes W$ tokens back.)
+#   before it, and $k$ layers reach $k \times W$ tokens back.)
 # * Tay, Y., Dehghani, M., Abnar, S., Shen, Y., Bahri, D., Pham, P., Rao, J., Yang, L., Ruder, S. & Metzler, D.
 #   (2021). Long Range Arena: a benchmark for efficient Transformers. *ICLR*. arXiv:2011.04006.
 # * Haviv, A., Ram, O., Press, O., Izsak, P. & Levy, O. (2022). Transformer language models without positional
