@@ -21,39 +21,35 @@ $(STAMP): requirements.txt pyproject.toml tools/jupyterlab_overrides.json
 		$(VENV)/bin/jupyter server extension disable --sys-prefix nbgrader.server_extensions.$$ext >/dev/null 2>&1; done
 	touch $(STAMP)
 
-lab: setup            ## open the course in JupyterLab on notebook 00
+# `make lab LANG=it` opens the Italian course (it, ru, fa, es), with JupyterLab's menus in that language
+# where PyPI has its language pack (not Persian), and right-to-left paragraphs aligned right (tools/templates/rtl.css,
+# as custom CSS: that lab reads its settings and config from build/lab-settings/<lang>/, not from your ~/.jupyter).
+# LANG is also the shell's locale: any value but it, ru, fa, es means English.
+COURSE_LANGS := it ru fa es
+COURSE_LANG  := $(filter $(LANG),$(COURSE_LANGS))
+LAB_LOCALE   := $(if $(filter-out fa,$(COURSE_LANG)),$(COURSE_LANG)_$(shell echo $(COURSE_LANG) | tr a-z A-Z),default)
+LAB_SETTINGS := build/lab-settings/$(COURSE_LANG)
+
+lab: setup            ## open the course in JupyterLab on notebook 00 (LANG=it|ru|fa|es: in that language)
+ifeq ($(COURSE_LANG),)
 	$(VENV)/bin/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/00_start_here.ipynb
+else
+	mkdir -p $(LAB_SETTINGS)/@jupyterlab/translation-extension
+	echo '{"locale": "$(LAB_LOCALE)"}' > $(LAB_SETTINGS)/@jupyterlab/translation-extension/plugin.jupyterlab-settings
+	mkdir -p $(LAB_SETTINGS)/config/custom && cp tools/templates/rtl.css $(LAB_SETTINGS)/config/custom/custom.css
+	LANG=C.UTF-8 JUPYTERLAB_SETTINGS_DIR=$(CURDIR)/$(LAB_SETTINGS) JUPYTER_CONFIG_DIR=$(CURDIR)/$(LAB_SETTINGS)/config \
+		$(VENV)/bin/jupyter lab --LabApp.custom_css=True $(if $(filter 0,$(shell id -u)),--allow-root) \
+		notebooks/$(COURSE_LANG)/00_start_here.ipynb
+endif
 
-test: setup           ## lint, then unit, widget, hygiene and browser tests, then strict nbval on every notebook
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest
-
-notebooks: setup      ## rebuild notebooks/*.ipynb from their .py sources and execute them (NB=01 for one)
-	$(PY) tools/build_notebooks.py $(NB)
-
-benchmark: setup      ## time every notebook and every widget redraw; write the tables into README.md
-	$(PY) tools/benchmark.py --readme
-
-.PHONY: test-latest
-test-latest:          ## drift check as on Colab/Binder: newest releases pyproject.toml allows, every notebook + unit tests
-	test -x .venv-latest/bin/python || python3 -m venv .venv-latest
-	.venv-latest/bin/python -m pip install --quiet --upgrade pip
-	.venv-latest/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager torch==2.13.0 --editable . \
-		nbclient ipykernel nbformat nbconvert jupytext pytest pyyaml packaging
-	.venv-latest/bin/python tools/test_latest.py
-
-.PHONY: assignments
-assignments: setup    ## nbgrader assignments from the notebooks' exercises: build/assignments/{source,release}/ (NB=01 for one)
-	$(PY) tools/assignments.py $(NB)
-
-.PHONY: gpu-bench
-gpu-bench: setup      ## on a CUDA machine: measure the GPU sweeps again into build/gpu-bench/ (formats of helpers/data/gpu/)
-	$(PY) tools/gpu_bench.py
-
-.PHONY: slides colab
 slides: setup         ## reveal.js slides that present offline, in build/slides/ (serve: python -m http.server -d build/slides)
 	$(PY) tools/slides.py
+	for lang in $(COURSE_LANGS); do $(PY) tools/slides.py --lang $$lang; done
+
+.PHONY: translations
+translations: setup   ## notebooks/<lang>/ from the English notebooks and notebooks/<lang>/sources/ (no re-execution)
+	$(PY) tools/translations.py status || true
+	$(PY) tools/translations.py build
 
 colab: setup          ## rewrite every notebook's Colab badge and setup cell from [tool.why-transformers] in pyproject.toml
 	$(PY) tools/colab.py

@@ -18,6 +18,7 @@ import pkgutil
 from .attention import causal_mask, scaled_dot_product_attention
 from .checks import within_rounding
 from .course.exercises import check, solution
+from .course.languages import use_language
 from .course.style import use_style
 from .jacobians import jacobian_norms
 from .lstm import lstm_step
@@ -42,6 +43,7 @@ __all__ = [
     "sinusoidal_positional_encoding",
     "solution",
     "spectral_radius",
+    "use_language",
     "use_style",
     "within_rounding",
 ]

@@ -17,6 +17,7 @@ An author overrides any cell in the .py source, e.g. `# %% slideshow={"slide_typ
 
     python tools/slides.py            # export every notebook to build/slides/NN_name.slides.html
     python tools/slides.py 00 04      # only these
+    python tools/slides.py --lang fa  # the Persian notebooks: build/slides/NN_name.fa.slides.html
 
 The slides present with the network off. The first export installs pinned reveal.js,
 MathJax 2, require.js and jQuery from the npm registry into build/slides/vendor/ (VENDOR;
@@ -194,6 +195,12 @@ def _without_badge(notebook: Path) -> nbformat.NotebookNode:
     return nb
 
 
+def deck_name(notebook: Path) -> str:
+    """ "04_attention" for the English notebook, "04_attention.fa" for notebooks/fa/04_attention.ipynb."""
+    lang = notebook.parent.name
+    return notebook.stem if notebook.parent == NOTEBOOKS else f"{notebook.stem}.{lang}"
+
+
 def handout(notebook: Path, out_dir: Path = OUT_DIR) -> Path:
     """Write `notebook` as one printable HTML page with every figure, offline like the slides."""
     from nbconvert import HTMLExporter
@@ -207,7 +214,7 @@ def handout(notebook: Path, out_dir: Path = OUT_DIR) -> Path:
         **urls,
     )
     body, _ = exporter.from_notebook_node(_without_badge(notebook))
-    target = out_dir / f"{notebook.stem}.handout.html"
+    target = out_dir / f"{deck_name(notebook)}.handout.html"
     target.write_text(body, encoding="utf-8")
     return target
 
@@ -228,14 +235,16 @@ def export(notebook: Path, out_dir: Path = OUT_DIR) -> Path:
         **VENDOR_URLS,
     )
     body, _ = exporter.from_notebook_node(nb)
-    target = out_dir / f"{notebook.stem}.slides.html"
+    target = out_dir / f"{deck_name(notebook)}.slides.html"
     target.write_text(body, encoding="utf-8")
     return target
 
 
 if __name__ == "__main__":
-    prefixes = sys.argv[1:]
-    for nb in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+    args = sys.argv[1:]
+    lang = args.pop(args.index("--lang") + 1) if "--lang" in args else ""
+    prefixes = [a for a in args if a != "--lang"]
+    for nb in sorted((NOTEBOOKS / lang).glob("[0-9][0-9]_*.ipynb")):
         if not prefixes or nb.name[:2] in prefixes:
             slides, page = export(nb), handout(nb)
             print(f"{nb.stem}: {slides.relative_to(ROOT)}, {page.relative_to(ROOT)}", flush=True)

@@ -20,6 +20,7 @@ import torch
 
 from ..checks import require_positive_int
 from ..seed import seeded
+from .languages import hint, verdict
 
 
 @dataclass
@@ -168,7 +169,7 @@ def check(name: str, answer: Any) -> None:
     """
     ex = _lookup(name)
     with seeded(0):
-        print(f"[{name}] {_verdict(ex, answer)}")
+        print(f"[{name}] {_verdict(name, ex, answer)}")
 
 
 def passes(name: str, answer: Any, trials: int | None = None, seed: int = 0) -> bool:
@@ -182,33 +183,39 @@ def passes(name: str, answer: Any, trials: int | None = None, seed: int = 0) -> 
         require_positive_int(trials, "trials")
         ex = dataclasses.replace(ex, trials=trials)
     with seeded(seed):
-        return _verdict(ex, answer) == "correct!"
+        return _problem(name, ex, answer) is None
 
 
-def _verdict(ex: Exercise, answer: Any) -> str:
-    hint = f" Hint: {ex.hint}" if ex.hint else ""
+def _verdict(name: str, ex: Exercise, answer: Any) -> str:
+    """ "correct!" or what is wrong, in the language `use_language` set (English by default)."""
+    problem = _problem(name, ex, answer)
+    return verdict("correct") if problem is None else problem
+
+
+def _problem(name: str, ex: Exercise, answer: Any) -> str | None:
+    """None when `answer` is right, else the learner's message: what is wrong, then the hint."""
+    tip = hint(name, ex.hint)
+    tip = f" {verdict('hint', hint=tip)}" if tip else ""
     if not ex.wants_function:
         problem = compare(answer, ex.reference())
-        return f"not yet: {problem}.{hint}" if problem else "correct!"
+        return f"{verdict('not_yet', problem=problem)}{tip}" if problem else None
     if not callable(answer):
-        return (
-            f"not yet: your answer should be a function (its name, without calling it), "
-            f"got {type(answer).__name__}.{hint}"
-        )
+        problem = verdict("wants_function", kind=type(answer).__name__)
+        return f"{verdict('not_yet', problem=problem)}{tip}"
     for _ in range(ex.trials):
         args = ex.make_inputs()
         want = ex.reference(*args)
         try:
             got = answer(*args)
         except NotImplementedError:
-            return "not attempted yet: replace `raise NotImplementedError` with your code."
+            return verdict("not_attempted")
         except Exception as e:  # the learner's code failed: say how, without a traceback
             first_line = str(e).splitlines()[0] if str(e) else ""
-            return f"your code raised {type(e).__name__}: {first_line}.{hint}"
-        problem = "your function returned None (is `return` missing?)" if got is None else compare(got, want)
+            return f"{verdict('raised', error=type(e).__name__, message=first_line)}{tip}"
+        problem = verdict("returned_none") if got is None else compare(got, want)
         if problem:
-            return f"not yet: {problem}.{hint}"
-    return "correct!"
+            return f"{verdict('not_yet', problem=problem)}{tip}"
+    return None
 
 
 def solution(name: str) -> None:

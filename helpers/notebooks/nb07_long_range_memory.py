@@ -1,5 +1,7 @@
 """Notebook 07: its figures, widgets, constants and exercises."""
 
+import functools
+
 import torch
 
 from ..course.exercises import register_exercise
@@ -83,6 +85,12 @@ def plot_learning_curves(results: Results, delay: int):
     return fig
 
 
+@functools.cache
+def _small_run() -> Results:
+    """A short training, once per kernel, for the widget when no `train` run exists yet."""
+    return train_all(budget=Budget(steps=10, batch=16, eval_every=5, n_test=100))
+
+
 @register
 def explore_training(results: Results | None = None) -> Explorer:
     """A **training step** slider over plot_accuracy_vs_delay: how the picture forms.
@@ -90,7 +98,7 @@ def explore_training(results: Results | None = None) -> Explorer:
     Uses the last `train` run (no training happens in a redraw); if there is none,
     it trains a small one first. The redraw moves the lines of the first figure.
     """
-    results = results or LATEST or train_all(budget=Budget(steps=20, batch=16, eval_every=10, n_test=100))
+    results = results or LATEST or _small_run()
     bound = [order_blind_ceiling(T) for T in results.delays]
     b = results.budget
     return Explorer(

@@ -123,8 +123,8 @@ assert int(installed["torch"].split(".")[0]) >= 2, "the course needs PyTorch 2 o
 # %% [markdown]
 # The course was tested with the exact versions in `requirements.txt`; newer
 # versions will very likely work too. `device: cpu` is fine: every notebook runs on a
-# laptop CPU. `device: cuda` means PyTorch found a GPU, and the notebooks that
-# measure speed (06) will also time it there.
+# laptop CPU. `device: cuda` means PyTorch found a GPU, and the notebook that
+# measures speed (06) will also time it there.
 #
 # ## Try a widget
 #
@@ -148,7 +148,7 @@ nb.explore_softmax()
 #
 # * **On your machine:** `make lab` creates a virtual environment, installs the
 #   tested versions and opens this notebook in JupyterLab; `make test` runs every
-#   test. Only Python 3, `make` and `git` are needed.
+#   test. Only Python 3.10 or newer (tested on 3.11), `make` and `git` are needed.
 # * **Colab:** open any notebook with its *Open in Colab* badge; its first cell
 #   installs the course helpers there (and does nothing anywhere else).
 # * **Binder:** the *launch binder* badge in the README builds the environment from

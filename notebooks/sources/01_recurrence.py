@@ -184,7 +184,7 @@ nb.count_ways(batches=(1, 64))
 
 # %% [markdown]
 # Now the clock. The cell times the three ways at $B = 1$, $4$, $16$ and $64$ on one CPU thread, in turns
-# (every round runs each of the twelve once; medians of 7 rounds), so a burst of load from other programs
+# (every round runs each of the twelve combinations, three ways at four batch sizes, once; medians of 7 rounds), so a burst of load from other programs
 # slows all of them alike. Timings depend on your CPU and on what else it is doing: nbval ignores the
 # numbers, and the cell asserts three qualitative claims with margins that survive one of them running twice
 # as slow.
@@ -220,7 +220,7 @@ nb.ways_table(ms)
 nb.plot_sequential_cost(batch=1)
 
 # %% [markdown]
-# Now move the **batch size**: the work of every way grows with $B$ (the title), the bar of one call grows
+# Now move the **batch size B**: the work of every way grows with $B$ (the title), the bar of one call grows
 # with it, and the chain's bar moves far less, so the gap between them closes: batching is how an RNN gives
 # parallel hardware something to do in each step, across sequences, never across time. The bars are the
 # cell's timings above (in a fresh kernel, a batch size is timed the first time you choose it, in two short
@@ -258,7 +258,7 @@ print("loop-free linear recurrence equals the loop:", torch.allclose(torch.stack
 # The recurrent models that train in parallel across time keep the recurrence linear in $h$ and put the
 # nonlinearity between layers, and they break the chain in different ways:
 #
-# * **S4** (Gu, Goel & Ré 2021): the recurrence is linear *and the same at every step*, so the whole layer is
+# * **S4** (Gu, Goel & Ré 2022): the recurrence is linear *and the same at every step*, so the whole layer is
 #   a convolution of the input with one long kernel; it trains as that convolution (with FFTs), not as a
 #   scan, and generates step by step.
 # * **Mamba** (Gu & Dao 2023): $a_t$ depends on the input (*selective*), so there is no single kernel; it

@@ -236,7 +236,7 @@ print(f"||W^k|| first drops below 1 at k = {int((powers[1:] < 1).nonzero()[0]) +
 nb.plot_non_normal(coupling=5.0, eigenvalue=0.9)
 
 # %% [markdown]
-# Move the **off-diagonal coupling** and the **eigenvalue λ** (both eigenvalues of this $W$, so also its
+# Move the **off-diagonal coupling** and the **eigenvalue λ (= ρ)** (both eigenvalues of this $W$, so also its
 # spectral radius): with coupling 0 the matrix is normal and $\|W^k\| = \lambda^k$ exactly; the larger
 # the coupling, the higher and longer the hump, at the same eigenvalue.
 

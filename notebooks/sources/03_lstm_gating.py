@@ -19,7 +19,7 @@
 # [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/03_lstm_gating.ipynb)
 #
 # **You will learn**
-# * to build an LSTM cell from its four gate equations and check it against `torch.nn.LSTMCell`;
+# * to build an LSTM cell from its four equations (three gates and the candidate content) and check it against `torch.nn.LSTMCell`;
 # * what the gates do over a sequence, and why PyTorch's default initialisation leaves the forget gate half closed;
 # * why the cell state is a gradient highway: along it, $\partial c_T/\partial c_0 = \prod_t \operatorname{diag}(f_t)$, with no weight matrix and no squashing, checked against autograd;
 # * how much of the first input's gradient reaches the last hidden state, $\|\partial h_T/\partial x_1\|$, through an LSTM

@@ -168,7 +168,7 @@ Table(header + ["‖J‖ < 1e-3 unscaled", "‖J‖ < 1e-3 scaled"], rows)
 # largest weight is 1.000), its median Jacobian is about 30 times smaller than the scaled
 # one's (4.2e-04 against 1.3e-02), and 53% of the queries have almost no gradient at all,
 # against none with the scaling. But the comparison is not one-sided: at small $d_k$,
-# including the paper's $d_k = 64$, the *unscaled* median is the larger one, because the
+# including Vaswani et al.'s $d_k = 64$, the *unscaled* median is the larger one, because the
 # scaled version carries the factor $1/\sqrt{d_k}$. What the scaling buys is uniformity: its
 # median falls like $1/\sqrt{d_k}$ (halved each time $d_k$ grows 4-fold, a constant
 # factor that a learning rate absorbs) and no query is left behind, while the unscaled

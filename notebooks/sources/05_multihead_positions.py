@@ -354,7 +354,7 @@ assert gap_pe > 1e5 * 1e-6 and gap_pe > 1e4 * gap_plain  # far above rounding
 # %% [markdown]
 # With the encoding, shuffling the words changes the output by an amount comparable to the
 # output's own entries (compare the first and the last line printed above), over $10^5$ times
-# the rounding bound of the test without positions: the layer now sees order. The last
+# the rounding bound of the test without positions: the layer now sees order. The second
 # line shows that a **causal mask** also breaks the symmetry, since position $t$ sees a
 # different set of tokens than position $t+1$; decoder-only language models trained without
 # any positional encoding do learn positional information this way (Haviv et al. 2022).

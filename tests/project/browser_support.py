@@ -137,6 +137,8 @@ def jupyter_lab(copy_of: Path = NOTEBOOKS, timeout: float = 90):
         shutil.copytree(copy_of, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
         for sub in ("config", "data", "runtime", "settings", "workspaces"):
             (tmp / sub).mkdir()
+        (tmp / "config" / "custom").mkdir()  # as `make lab LANG=fa`: right-to-left paragraphs align right
+        shutil.copy(ROOT / "tools" / "templates" / "rtl.css", tmp / "config" / "custom" / "custom.css")
         token, port = secrets.token_hex(16), free_port()
         env = {
             **os.environ,
@@ -161,6 +163,7 @@ def jupyter_lab(copy_of: Path = NOTEBOOKS, timeout: float = 90):
             f"--LabApp.user_settings_dir={tmp / 'settings'}",
             f"--LabApp.workspaces_dir={tmp / 'workspaces'}",
             "--LabApp.news_url=",
+            "--LabApp.custom_css=True",
             "--LabApp.extension_manager=readonly",
         ]
         if hasattr(os, "geteuid") and os.geteuid() == 0:

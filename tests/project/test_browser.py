@@ -23,6 +23,7 @@ import sys
 import threading
 from pathlib import Path
 
+import nbformat
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -30,6 +31,7 @@ import browser_support as B  # noqa: E402
 
 sys.path.insert(0, str(B.ROOT / "tools"))
 import slides  # noqa: E402
+import translations  # noqa: E402
 
 TARGET_MEDIAN_MS = 300  # the course's goal for a redraw, as a learner sees it
 LIMIT_MEDIAN_MS = 1500  # what fails the test: far above target even on a busy 2-core CPU
@@ -295,3 +297,76 @@ def test_no_serious_accessibility_violation_in_slides_or_handout(export, browser
     serious = {k: v for k, v in record.items() if v[0] in ("serious", "critical")}
     assert not serious, f"axe: {serious}"
     assert alts and all(a.startswith("Figure with") for a in alts), alts
+
+
+# --------------------------------------------------------------------------- the course's languages
+TRANSLATED_RUN = {"it": "00_start_here", "ru": "00_start_here", "fa": "04_attention", "es": "00_start_here"}
+_JS_DIRECTIONS = """() => {
+  const style = e => e && {direction: getComputedStyle(e).direction, align: getComputedStyle(e).textAlign};
+  const prose = [...document.querySelectorAll('[dir=rtl] p')].find(e => e.textContent.trim().length > 60);
+  const maths = [...document.querySelectorAll('[dir=rtl] p mjx-container, [dir=rtl] p .MathJax_CHTML')];
+  return {prose: style(prose), maths: maths.length,
+          maths_ltr: maths.filter(m => style(m).direction === 'ltr').length,
+          errors: document.querySelectorAll('merror, mjx-merror, .MathJax_Error').length};
+}"""
+
+
+def assert_right_to_left(found: dict, where: str) -> None:
+    """Persian prose runs and aligns right to left; every inline formula in it runs left to right."""
+    prose = found["prose"]
+    assert prose in ({"direction": "rtl", "align": "start"}, {"direction": "rtl", "align": "right"}), (
+        f"{where}: a Persian paragraph renders {prose}"
+    )
+    assert found["maths"] >= 3 and found["maths_ltr"] == found["maths"], f"{where}: formulas {found}"
+    assert found["errors"] == 0, f"{where}: {found['errors']} formulas failed to typeset"
+
+
+@pytest.mark.parametrize("lang", sorted(TRANSLATED_RUN))
+def test_a_translated_notebook_runs_and_renders_in_jupyterlab(lang, lab, browser):
+    """One notebook per language, run top to bottom in JupyterLab: no error, its translated title shown;
+    the Persian one right to left with its maths left to right. Screenshots in artifacts/screenshots/."""
+    name = f"{lang}/{TRANSLATED_RUN[lang]}.ipynb"
+    title = translations.title(nbformat.read(B.NOTEBOOKS / name, as_version=4))
+    page = B.open_notebook(browser, lab, name)
+    try:  # first the top of the notebook as it opens (JupyterLab drops cells scrolled far away) ...
+        page.wait_for_function("() => document.querySelectorAll('mjx-container').length > 3", timeout=60_000)
+        shown = page.evaluate(
+            "() => [...document.querySelectorAll('.jp-RenderedMarkdown h1')].map(h => h.textContent)"
+        )
+        found = page.evaluate(_JS_DIRECTIONS)
+        B.SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(B.SCREENSHOTS / f"language_{lang}__jupyterlab.png"))
+        ok = B.run_all(page)  # ... then every cell, top to bottom
+        errors = B.error_outputs(page)
+    finally:
+        page.close()
+    assert ok and not errors, errors
+    assert title in [t.rstrip("¶").strip() for t in shown], shown
+    if lang == "fa":
+        assert_right_to_left(found, f"JupyterLab, {name}")
+
+
+@pytest.mark.parametrize("kind", ["slides", "handout"])
+def test_persian_slides_and_handout_read_right_to_left_with_maths_left_to_right(kind, browser):
+    notebook = B.NOTEBOOKS / "fa" / f"{TRANSLATED_RUN['fa']}.ipynb"
+    target = slides.export(notebook) if kind == "slides" else slides.handout(notebook)
+    with static_server(target.parent) as url, offline_context(browser) as context:
+        page = context.new_page()
+        page.goto(f"{url}/{target.name}")
+        typeset = "() => document.querySelectorAll('.MathJax_CHTML').length > 10"
+        page.wait_for_function(typeset, timeout=60_000)
+        found = page.evaluate(_JS_DIRECTIONS)
+        if kind == "slides":
+            page.keyboard.press("ArrowRight")
+        B.SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(B.SCREENSHOTS / f"language_fa__{kind}.png"))
+        page.close()
+    assert_right_to_left(found, target.name)
+
+
+def test_jupyterlab_offers_its_menus_in_italian_russian_and_spanish(lab):
+    """`make lab LANG=it|ru|es` sets JupyterLab's locale: its language packs are installed (none for fa)."""
+    found = lab.api("GET", "/lab/api/translations/")["data"]
+    assert {"it_IT", "ru_RU", "es_ES"} <= set(found), sorted(found)
+    italian = lab.api("GET", "/lab/api/translations/it_IT")["data"]["jupyterlab"]
+    assert italian[""]["language"] == "it-IT" and italian["Help"] == ["Aiuto"], italian.get("Help")

@@ -1,0 +1,79 @@
+"""Spanish: the verdicts and hints of helpers.check."""
+
+VERDICTS = {
+    "correct": "¡correcto!",
+    "not_yet": "todavía no: {problem}.",
+    "hint": "Pista: {hint}",
+    "not_attempted": "todavía sin intentar: sustituye `raise NotImplementedError` por tu código.",
+    "raised": "tu código lanzó {error}: {message}.",
+    "returned_none": "tu función devolvió None (¿falta el `return`?)",
+    "wants_function": "tu respuesta debe ser una función (su nombre, sin llamarla), pero se recibió {kind}",
+}
+
+HINTS = {
+    "softmax_cold_limit": (
+        "cuando tau -> 0, el peso e^{s/tau} de la puntuación más alta domina a todos los demás."
+    ),
+    "cold_softmax": (
+        "cuando tau -> 0, toda puntuación por debajo del máximo recibe peso 0; las puntuaciones iguales al "
+        "máximo (puede haber varias) se reparten a partes iguales el peso total de 1."
+    ),
+    "rnn_step": (
+        "h_t = tanh(x_t W_xh^T + h_prev W_hh^T + b); las filas son los elementos del lote, así que traspón W."
+    ),
+    "input_projection": (
+        "x @ W_xh.T funciona directamente sobre (B, T, d_in): matmul hace broadcasting sobre B y T."
+    ),
+    "dependent_steps": "cuenta las flechas de h_0 a h_100 en la cadena desenrollada.",
+    "linear_rnn_jacobian": "en una RNN lineal, el jacobiano de cada paso es la misma matriz W_hh.",
+    "tanh_step_jacobian": "tanh'(a) = 1 - tanh(a)^2 = 1 - h^2 escala la fila i de W_hh (no la columna i).",
+    "vanishing_bound": "cada uno de los 50 jacobianos tiene norma como mucho sigma_max * max|tanh'|.",
+    "lstm_step": (
+        "el orden de las compuertas es i, f, g, o; i, f, o usan la sigmoide, g usa tanh; "
+        "c_t = f*c_prev + i*g y h_t = o*tanh(c_t)."
+    ),
+    "cell_path": ("dc_t/dc_{t-1} = diag(f_t) a lo largo del camino de la celda; multiplica sobre t (dim 0)."),
+    "steps_to_one_percent": ("resuelve 0.9**T < 0.01 para el menor T entero: T > log(0.01) / log(0.9)."),
+    "attention": (
+        "las puntuaciones son q @ k.transpose(-2, -1), divididas por sqrt(d_k) = sqrt(q.shape[-1]); softmax "
+        "sobre las claves (dim=-1), y después multiplica por v."
+    ),
+    "score_variance": ("q.k es una suma de d_k productos q_i k_i, cada uno con media 0 y varianza 1."),
+    "uniform_entropy": (
+        "los pesos uniformes valen 1/S cada uno; -sum (1/S) ln(1/S) = ln S (logaritmo natural)."
+    ),
+    "mha_mask": (
+        "construye primero la máscara en la convención de SDPA (True = puede atender): "
+        "helpers.causal_mask(L) & attention.padding_mask(lengths, L), que enmascara las claves (columnas); "
+        "después inviértela con ~."
+    ),
+    "split_heads": (
+        "usa view para obtener (B, L, n_heads, hs) y después intercambia L y n_heads con transpose(1, 2)."
+    ),
+    "shift_rotation": (
+        "el par i gira omega_i = 10000 ** (-2 * i / d_model) radianes por posición, así que k posiciones "
+        "más adelante gira omega_i * k; desarrolla sin(a + b) y cos(a + b). "
+        "Devuelve un tensor float32 de forma (2, 2)."
+    ),
+    "mha_parameter_count": "in_proj es (3 d, d) más 3 d sesgos; out_proj es (d, d) más d sesgos.",
+    "rnn_flops": "cada uno de los N pasos hace dos matmul (B, d) x (d, d); una cuesta 2 B d^2.",
+    "attention_flops": (
+        "cuatro proyecciones (B N, d) x (d, d) (q, k, v, out), y después Q K^T y A V, 2 B N^2 d cada uno; "
+        "una multiplicación-suma cuenta como 2 FLOP."
+    ),
+    "ten_times_the_flops": "resuelve N/d + 2 = 10 para N, con d = 128.",
+    "most_frequent_token": (
+        "cuenta cada token por fila (torch.nn.functional.one_hot(x, 8).sum(1)) y después toma el argmax: "
+        "devuelve el primer máximo, es decir, el id más pequeño."
+    ),
+    "order_blind_two_tokens": (
+        "sepáralo en dos casos. ¿Con qué probabilidad son iguales los dos tokens, y acierta entonces la "
+        "respuesta? Si son distintos, la bolsa {a, b} no dice cuál vino primero: ¿con qué frecuencia acierta "
+        "una respuesta? Suma los dos casos, ponderados."
+    ),
+    "combine": (
+        "aplica (a1, b1) a h y después (a2, b2) al resultado: a2 * (a1 * h + b1) + b2, "
+        "y lee los nuevos a y b."
+    ),
+    "scan_steps_1000": "el desplazamiento se duplica en cada paso: 1, 2, 4, ... hasta llegar a N.",
+}

@@ -1,0 +1,74 @@
+"""Italian: the verdicts and hints of helpers.check."""
+
+VERDICTS = {
+    "correct": "corretto!",
+    "not_yet": "non ancora: {problem}.",
+    "hint": "Suggerimento: {hint}",
+    "not_attempted": "non ancora svolto: sostituisci `raise NotImplementedError` con il tuo codice.",
+    "raised": "il tuo codice ha sollevato {error}: {message}.",
+    "returned_none": "la tua funzione ha restituito None (manca il `return`?)",
+    "wants_function": "la risposta deve essere una funzione (il suo nome, senza chiamarla), invece è {kind}",
+}
+
+HINTS = {
+    "softmax_cold_limit": "il peso del punteggio più alto, e^{s/tau}, domina tutti gli altri per tau -> 0.",
+    "cold_softmax": (
+        "per tau -> 0 ogni punteggio sotto il massimo riceve peso 0; i punteggi uguali al massimo (possono "
+        "essere più d'uno) si dividono in parti uguali il peso totale di 1."
+    ),
+    "rnn_step": (
+        "h_t = tanh(x_t W_xh^T + h_prev W_hh^T + b); le righe sono gli elementi del batch, quindi trasponi W."
+    ),
+    "input_projection": (
+        "x @ W_xh.T funziona direttamente su (B, T, d_in): matmul fa il broadcasting su B e T."
+    ),
+    "dependent_steps": "conta le frecce da h_0 a h_100 nella catena srotolata.",
+    "linear_rnn_jacobian": "in una RNN lineare lo jacobiano di ogni passo è la stessa matrice W_hh.",
+    "tanh_step_jacobian": "tanh'(a) = 1 - tanh(a)^2 = 1 - h^2 scala la riga i di W_hh (non la colonna i).",
+    "vanishing_bound": "ciascuno dei 50 jacobiani ha norma al più sigma_max * max|tanh'|.",
+    "lstm_step": (
+        "l'ordine dei gate è i, f, g, o; i, f, o usano la sigmoide, g usa tanh; "
+        "c_t = f*c_prev + i*g e h_t = o*tanh(c_t)."
+    ),
+    "cell_path": "dc_t/dc_{t-1} = diag(f_t) lungo il percorso della cella; moltiplica su t (dim 0).",
+    "steps_to_one_percent": "risolvi 0.9**T < 0.01 per il più piccolo T intero: T > log(0.01) / log(0.9).",
+    "attention": (
+        "i punteggi sono q @ k.transpose(-2, -1), divisi per sqrt(d_k) = sqrt(q.shape[-1]); softmax sulle "
+        "chiavi (dim=-1), poi moltiplica per v."
+    ),
+    "score_variance": "q.k è una somma di d_k prodotti q_i k_i, ciascuno con media 0 e varianza 1.",
+    "uniform_entropy": (
+        "i pesi uniformi valgono 1/S ciascuno; -sum (1/S) ln(1/S) = ln S (logaritmo naturale)."
+    ),
+    "mha_mask": (
+        "costruisci prima la maschera nella convenzione di SDPA (True = attenzione consentita): "
+        "helpers.causal_mask(L) & attention.padding_mask(lengths, L), che maschera le chiavi (colonne); poi "
+        "invertila con ~."
+    ),
+    "split_heads": "usa view per ottenere (B, L, n_heads, hs), poi scambia L e n_heads con transpose(1, 2).",
+    "shift_rotation": (
+        "la coppia i ruota di omega_i = 10000 ** (-2 * i / d_model) radianti per posizione, quindi di "
+        "omega_i * k dopo k posizioni; sviluppa sin(a + b) e cos(a + b). "
+        "Restituisci un tensore float32 (2, 2)."
+    ),
+    "mha_parameter_count": "in_proj è (3 d, d) più 3 d bias; out_proj è (d, d) più d bias.",
+    "rnn_flops": "ciascuno degli N passi fa due matmul (B, d) x (d, d); una costa 2 B d^2.",
+    "attention_flops": (
+        "quattro proiezioni (B N, d) x (d, d) (q, k, v, out), poi Q K^T e A V, 2 B N^2 d ciascuno; una "
+        "moltiplicazione-addizione conta come 2 FLOP."
+    ),
+    "ten_times_the_flops": "risolvi N/d + 2 = 10 rispetto a N, con d = 128.",
+    "most_frequent_token": (
+        "conta ogni token per riga (torch.nn.functional.one_hot(x, 8).sum(1)), poi prendi l'argmax: "
+        "restituisce il primo massimo, cioè l'id più piccolo."
+    ),
+    "order_blind_two_tokens": (
+        "dividi in due casi. Con che probabilità i due token sono uguali, e in quel caso l'ipotesi è giusta? "
+        "Se sono diversi, l'insieme non ordinato {a, b} non dice quale è venuto prima: quanto spesso "
+        "un'ipotesi è giusta? Somma i due casi, pesati."
+    ),
+    "combine": (
+        "applica (a1, b1) a h, poi (a2, b2) al risultato: a2 * (a1 * h + b1) + b2, e leggi i nuovi a e b."
+    ),
+    "scan_steps_1000": "l'offset raddoppia a ogni passo: 1, 2, 4, ... finché non raggiunge N.",
+}
