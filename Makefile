@@ -42,6 +42,34 @@ else
 		notebooks/$(COURSE_LANG)/00_start_here.ipynb
 endif
 
+test: setup           ## lint, then unit, widget, hygiene and browser tests, then strict nbval on every notebook
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) -m pytest
+
+notebooks: setup      ## rebuild notebooks/*.ipynb from their .py sources and execute them (NB=01 for one)
+	$(PY) tools/build_notebooks.py $(NB)
+
+benchmark: setup      ## time every notebook and every widget redraw; write the tables into README.md
+	$(PY) tools/benchmark.py --readme
+
+.PHONY: test-latest
+test-latest:          ## drift check as on Colab/Binder: newest releases pyproject.toml allows, every notebook + unit tests
+	test -x .venv-latest/bin/python || python3 -m venv .venv-latest
+	.venv-latest/bin/python -m pip install --quiet --upgrade pip
+	.venv-latest/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager torch==2.13.0 --editable . \
+		nbclient ipykernel nbformat nbconvert jupytext pytest pyyaml packaging
+	.venv-latest/bin/python tools/test_latest.py
+
+.PHONY: assignments
+assignments: setup    ## nbgrader assignments from the notebooks' exercises: build/assignments/{source,release}/ (NB=01 for one)
+	$(PY) tools/assignments.py $(NB)
+
+.PHONY: gpu-bench
+gpu-bench: setup      ## on a CUDA machine: measure the GPU sweeps again into build/gpu-bench/ (formats of helpers/data/gpu/)
+	$(PY) tools/gpu_bench.py
+
+.PHONY: slides colab
 slides: setup         ## reveal.js slides that present offline, in build/slides/ (serve: python -m http.server -d build/slides)
 	$(PY) tools/slides.py
 	for lang in $(COURSE_LANGS); do $(PY) tools/slides.py --lang $$lang; done
