@@ -45,7 +45,7 @@ endif
 test: setup           ## lint, then unit, widget, hygiene and browser tests, then strict nbval on every notebook
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist loadfile  # two workers, one test file each at a time
 
 notebooks: setup      ## rebuild notebooks/*.ipynb from their .py sources and execute them (NB=01 for one)
 	$(PY) tools/build_notebooks.py $(NB)

@@ -36,6 +36,7 @@ nbconvert's own PDF export needs a TeX installation or a Chromium download).
 from __future__ import annotations
 
 import base64
+import fcntl
 import json
 import math
 import re
@@ -170,20 +171,26 @@ def installed_vendor(out_dir: Path) -> dict[str, str]:
 
 
 def install_vendor(out_dir: Path = OUT_DIR) -> None:
-    """npm-install VENDOR into out_dir/vendor, unless those exact versions are there already."""
-    if installed_vendor(out_dir) == VENDOR:
-        return
-    npm = shutil.which("npm")
-    if npm is None:
-        raise SystemExit("make slides needs npm (apt-get install npm) to fetch reveal.js and MathJax once")
+    """npm-install VENDOR into out_dir/vendor, unless those exact versions are there already.
+
+    Under a lock: two processes (`make test` runs two pytest workers) never install at once."""
     vendor = out_dir / "vendor"
     vendor.mkdir(parents=True, exist_ok=True)
-    specs = [f"{name}@{version}" for name, version in VENDOR.items()]
-    subprocess.run(
-        [npm, "install", "--no-audit", "--no-fund", "--no-save", "--prefix", str(vendor), *specs],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    with open(vendor / ".install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if installed_vendor(out_dir) == VENDOR:
+            return
+        npm = shutil.which("npm")
+        if npm is None:
+            raise SystemExit(
+                "make slides needs npm (apt-get install npm) to fetch reveal.js and MathJax once"
+            )
+        specs = [f"{name}@{version}" for name, version in VENDOR.items()]
+        subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--no-save", "--prefix", str(vendor), *specs],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
 
 
 def _without_badge(notebook: Path) -> nbformat.NotebookNode:

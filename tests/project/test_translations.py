@@ -141,7 +141,11 @@ def test_check_has_every_verdict_and_hint_in_every_language(lang):
     for key, english in ENGLISH.items():
         assert placeholders(words.VERDICTS[key]) == placeholders(english), f"{lang} {key}"
         assert words.VERDICTS[key] != english, f"{lang} {key}: still English"
-    want = {name for name, ex in exercises.EXERCISES.items() if ex.hint}
+    want = {  # the course's exercises (tests register a few of their own)
+        name
+        for name, ex in exercises.EXERCISES.items()
+        if ex.hint and ex.reference.__module__.startswith("helpers.")
+    }
     assert set(words.HINTS) == want, f"{lang}: hints missing {want - set(words.HINTS)}"
 
 
