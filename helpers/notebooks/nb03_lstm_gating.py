@@ -380,4 +380,7 @@ register_exercise(
     "steps_to_one_percent",
     reference=steps_to_one_percent_solution,
     hint="solve 0.9**T < 0.01 for the smallest whole T: T > log(0.01) / log(0.9).",
+    worked="Along the cell path each step multiplies what is left by f = 0.9: after T steps, 0.9**T.\n"
+    "0.9**T < 0.01  <=>  T > log(0.01) / log(0.9) = 43.7 (dividing by log 0.9 < 0 flips the sign).\n"
+    "The smallest whole T is 44: 0.9**43 = 0.0108 is still above 1 %, 0.9**44 = 0.0097 is below.",
 )
