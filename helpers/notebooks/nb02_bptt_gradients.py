@@ -146,7 +146,10 @@ def _gradient_norms_view(rho: float, seq_len: int, input_scale: float, d: int) -
 def _draw_gradient_norms(ax, view: dict) -> None:
     for i, ((nonlinearity, kind, style), row) in enumerate(zip(CASES, view["norms"])):
         color = COLORS[i // 2 * 2]
-        finite_or_marked(ax, view["steps"], row, label=f"{nonlinearity}, {kind}", color=color, ls=style)
+        marks = dict(marker="o", ms=3, markevery=0.1) if nonlinearity == "tanh" else {}  # not colour alone
+        finite_or_marked(
+            ax, view["steps"], row, label=f"{nonlinearity}, {kind}", color=color, ls=style, **marks
+        )
     ax.plot(*view["band"], color=COLORS[7], lw=6, alpha=0.3, zorder=1, label=r"$\rho^T$")  # a band behind
     ax.set(xlabel="sequence length T (steps back)", ylabel=r"$\|\partial h_T / \partial h_0\|_2$")
     ax.set(title=view["title"], xlim=view["xlim"], ylim=view["ylim"])  # limits first: no autoscale

@@ -172,8 +172,10 @@ def plot_gates(forget_bias: float = 0.0, T: int = 60):
     fig, ax = new_figure(width=6.4, height=3.4)
     band = dict(color=COLORS[1], alpha=0.25, lw=0, label="f, 10-90 % of units")
     ax.fill_between(steps, lines["f10"], lines["f90"], **band)
-    for name, color, gate in zip("ifo", COLORS[:3], ("input", "forget", "output")):
-        ax.plot(steps, lines[name], color=color, label=f"{name}: {gate}")
+    for name, color, gate, ls in zip("ifo", COLORS[:3], ("input", "forget", "output"), ("-.", "-", "--")):
+        ax.plot(
+            steps, lines[name], color=color, ls=ls, label=f"{name}: {gate}"
+        )  # style too, not colour alone
     ax.axhline(expected, color=COLORS[7], lw=0.8, ls=":", label=label)
     ax.set(ylim=(0, 1), xlabel="step t", ylabel="gate, mean over units", title=title)
     ax.set(xticks=range(0, T + 1, 20), yticks=(0, 0.5, 1), yticklabels=("0 closed", "0.5", "1 open"))
@@ -214,8 +216,8 @@ def _gradient_flow_lines(forget_bias: float, T: int) -> tuple[list[int], list[to
 
 
 GRADIENT_FLOW_STYLES = (  # (label, line style) of the curves of plot_gradient_flow, in order
-    ("RNN", dict(color=COLORS[3])),
-    ("orthogonal RNN", dict(color=COLORS[1])),
+    ("RNN", dict(color=COLORS[3], marker="v", ms=3, markevery=0.1)),  # style or marker too:
+    ("orthogonal RNN", dict(color=COLORS[1], ls="-.")),  # colour is never the only difference
     ("LSTM", dict(color=COLORS[0])),
     ("LSTM cell path", dict(color=COLORS[0], ls="--")),
 )  # short labels: every glyph of a widget's figure costs redraw time (~0.3 ms each)

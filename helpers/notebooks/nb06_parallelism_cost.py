@@ -177,7 +177,8 @@ def plot_cost(seq_len: int = 512, batch: int = 32, grid: Grid | None = None):
         (COLORS[2], "--", "attention: QKᵀ and AV only, 4BN²d"),
     ]
     for ys, (color, ls, label) in zip(view.flops, flop_styles):
-        ax_f.plot(view.ns, ys, color=color, ls=ls, label=label)
+        marks = dict(marker="s", ms=3, markevery=0.1) if label == MODELS[2] else {}  # not colour alone
+        ax_f.plot(view.ns, ys, color=color, ls=ls, label=label, **marks)
     ax_f.axvline(grid.dim, color="gray", ls=":", label=f"N = d = {grid.dim}: N²d = Nd²")
     for ax in (ax_t, ax_f):
         ax.axvline(seq_len, color="black", ls="-.", lw=1, label=view.chosen, gid="chosen N")

@@ -89,3 +89,13 @@ def test_choice_slides_over_its_options_and_redraws_on_release():
     control = choice("d_k", (1, 2, 4, 8), 4)
     assert isinstance(control, ipw.SelectionSlider) and control.continuous_update is False
     assert control.value == 4 and sample_values(control) == [1, 2, 8]
+
+
+@pytest.mark.parametrize("name", sorted(EXPLORERS))
+def test_labelled_lines_differ_by_more_than_colour(name):
+    """Colour-blind readers: two labelled lines of one axes never share line style, marker and width."""
+    for ax in EXPLORERS[name]().result.axes:
+        lines = [line for line in ax.get_lines() if not line.get_label().startswith("_")]
+        looks = [(line.get_linestyle(), line.get_marker(), line.get_linewidth()) for line in lines]
+        same = [line.get_label() for line, look in zip(lines, looks) if looks.count(look) > 1]
+        assert not same, f"{name}, {ax.get_title()!r}: only colour tells apart {same}"
