@@ -18,7 +18,6 @@ hash no longer matches and the cell is stale until someone translates it again.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import re
 import sys
@@ -98,10 +97,10 @@ def write_entries(path: Path, entries: list[Entry]) -> None:
     path.write_text("\n".join(blocks), encoding="utf-8")
 
 
-def needs_work(lang: str) -> list[str]:
+def needs_work(lang: str, notebooks: list[Path] | None = None) -> list[str]:
     """One line per English cell with no current translation in `lang`: missing, stale or todo."""
     lines = []
-    for notebook in english_notebooks():
+    for notebook in english_notebooks() if notebooks is None else notebooks:
         entries = read_entries(translation_file(lang, notebook))
         done = {e.en for e in entries if not e.todo}
         todo = {e.en for e in entries if e.todo}
@@ -234,13 +233,11 @@ def _isolated(match: re.Match) -> str:
 
 def translated(lang: str, notebook: Path) -> nbformat.NotebookNode:
     """The notebook in `lang`: English code cells and outputs, translated markdown, language set in setup."""
-    nb = nbformat.read(notebook, as_version=4)
+    missing = needs_work(lang, [notebook])
+    if missing:
+        raise SystemExit("cannot build: run `python tools/translations.py status`\n" + "\n".join(missing))
     entries = {e.en: e for e in read_entries(translation_file(lang, notebook)) if not e.todo}
-    missing = needs_work(lang)
-    mine = [line for line in missing if f" {notebook.stem} " in line]
-    if mine:
-        raise SystemExit("cannot build: run `python tools/translations.py status`\n" + "\n".join(mine))
-    out = copy.deepcopy(nb)
+    out = nbformat.read(notebook, as_version=4)
     for cell in out.cells:
         if cell.cell_type == "markdown":
             line = language_line(lang, notebook.name) if LANGUAGE_LINE.search(cell.source) else None
