@@ -20,7 +20,7 @@ import nbformat
 from build_notebooks import execute
 
 ROOT = Path(__file__).resolve().parents[1]
-TARGETS = {"notebook_s": 20.0, "course_s": 120.0, "redraw_ms": 150.0}
+TARGETS = {"notebook_s": 20.0, "course_s": 120.0, "redraw_ms": 100.0, "browser_redraw_ms": 200.0}
 NOTEBOOK_LIMITS = {"06": 30.0, "07": 60.0}  # measured timing and live training take longer
 PEAK_RSS = "import resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
 
@@ -37,9 +37,11 @@ def run_notebook(path: Path) -> tuple[float, float]:
 
 
 def widget_redraws() -> dict[str, list[float]]:
-    """Redraw times (ms) of every registered explorer."""
+    """Redraw times (ms) of every registered explorer, in the course's style (as a notebook draws)."""
+    from helpers.course.style import use_style
     from helpers.course.widgets import explorers, sample_values
 
+    use_style()
     times = {}
     for name, factory in sorted(explorers().items()):
         explorer, samples = factory(), []
@@ -93,11 +95,14 @@ def main() -> int:
         in_browser = browser.get(name)
         shown = f"{statistics.median(in_browser):.0f}" if in_browser else "not measured"
         slow += [name] if statistics.median(ms) > TARGETS["redraw_ms"] else []
+        if in_browser and statistics.median(in_browser) > TARGETS["browser_redraw_ms"]:
+            slow.append(f"{name} (browser)")
         out(f"| {name} | {len(ms)} | {statistics.median(ms):.0f} | {max(ms):.0f} | {shown} |")
     slow += ["whole course"] if total > TARGETS["course_s"] else []
     out(
         f"\nTargets: each notebook <= {TARGETS['notebook_s']:.0f} s (06: 30 s, 07: 60 s), course <= "
-        f"{TARGETS['course_s']:.0f} s, redraw median <= {TARGETS['redraw_ms']:.0f} ms. "
+        f"{TARGETS['course_s']:.0f} s, redraw median <= {TARGETS['redraw_ms']:.0f} ms in the kernel and "
+        f"<= {TARGETS['browser_redraw_ms']:.0f} ms in the browser. "
         + (f"Over target: {', '.join(slow)}." if slow else "All within target.")
     )
     if "--readme" in sys.argv:

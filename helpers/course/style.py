@@ -96,6 +96,17 @@ def log_axis(ax, which: str = "y", *, ticks=None, subs=(1.0,), base: int = 10) -
     axis.set_minor_locator(NullLocator())
 
 
+def log_limits(*curves) -> tuple[float, float]:
+    """Limits of a log axis that shows every finite positive value of `curves`, with 5% margins.
+
+    Set explicitly, so that a figure updated in place gets exactly the limits of one drawn anew.
+    """
+    values = [v for curve in curves for v in curve if 0 < v < math.inf]
+    lo, hi = math.log10(min(values)), math.log10(max(values))
+    pad = 0.05 * (hi - lo) if hi > lo else 0.5
+    return 10 ** max(lo - pad, -300.0), 10 ** min(hi + pad, 306.0)  # within float64
+
+
 def finite_or_marked(ax, x, y, *, label: str | None = None, **line_kw):
     """Plot y(x) on a log axis; mark entries that overflowed (inf) or underflowed (0).
 

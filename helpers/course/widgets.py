@@ -6,8 +6,11 @@ import time
 from collections.abc import Callable
 
 import ipywidgets as ipw
+import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from PIL import Image
 
 from .style import describe
 
@@ -54,26 +57,72 @@ def choice(description: str, options, value) -> ipw.SelectionSlider:
     )
 
 
-def _png(fig: Figure, fast: bool = False) -> str:
-    """The figure as a base64 PNG, as a notebook stores it; `fast` compresses less (a live redraw).
-
-    The figure keeps one Agg canvas, so a figure drawn again (updated in place) reuses its
-    renderer's cache of text sizes.
-    """
-    if not isinstance(fig.canvas, FigureCanvasAgg):
-        FigureCanvasAgg(fig)
+def _png(fig: Figure) -> str:
+    """The figure as a base64 PNG, as a notebook stores it (every artist, animated ones too)."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", pil_kwargs={"compress_level": 1} if fast else None)
+    fig.savefig(buf, format="png")
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _display_bundle(result) -> dict:
-    """A notebook display_data output for a Figure (PNG) or any other value (text)."""
+def moving(*artists: Artist, zorder: float | None = None) -> None:
+    """Mark the artists that a widget's `update` changes while the rest of the figure stays.
+
+    A saved figure draws them like any other. A widget draws them, and every artist its axes
+    draws after them (a legend, zorder 5, above a moving line), over a kept picture of the
+    rest; `zorder` (e.g. 6, above legends) leaves fewer artists to draw on each move.
+    """
+    for artist in artists:
+        artist.set_animated(True)
+        if zorder is not None:
+            artist.set_zorder(zorder)
+
+
+def _drawn_over(ax) -> list[Artist]:
+    """The axes' moving artists and all that a save draws after them (by zorder, then as added;
+    the axes' background patch is drawn first, whatever its zorder)."""
+    drawn = (a for a in ax.get_children() if a.get_visible() and a is not ax.patch)
+    ordered = sorted(drawn, key=lambda a: a.get_zorder())
+    first = next((i for i, a in enumerate(ordered) if a.get_animated()), len(ordered))
+    return ordered[first:]
+
+
+class _Frames:
+    """A figure rendered to PNG for a live redraw: the background (what a save draws before the
+    first moving artist) is drawn when its key changes and kept; the rest is drawn over it.
+
+    The key is whatever the background depends on (the figure and some control values), so a
+    redraw that changes only moving artists draws a few lines and texts, not the whole figure.
+    """
+
+    def __init__(self):
+        self.key, self.background, self.backgrounds_drawn = object(), None, 0  # no key matches
+
+    def png(self, fig: Figure, key) -> str:
+        canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+        over = [(ax, _drawn_over(ax)) for ax in fig.axes]
+        for _, artists in over:  # Agg leaves animated artists out of a draw that is not a save
+            for artist in artists:
+                artist.set_animated(True)
+        if key != self.key:
+            canvas.draw()
+            self.key, self.background = key, canvas.copy_from_bbox(fig.bbox)
+            self.backgrounds_drawn += 1
+        else:
+            canvas.restore_region(self.background)
+        for ax, artists in over:
+            for artist in artists:
+                ax.draw_artist(artist)
+        buf = io.BytesIO()  # a live frame: compressed less than a saved figure
+        Image.fromarray(np.asarray(canvas.buffer_rgba())).save(buf, format="png", compress_level=1)
+        return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _display_bundle(result, png: str | None = None) -> dict:
+    """A notebook display_data output: a Figure as `png` (its live frame), any other value as text."""
     if isinstance(result, Figure):
-        data = {"image/png": _png(result, fast=True), "text/plain": repr(result)}
         return {
             "output_type": "display_data",
-            "data": data,
+            "data": {"image/png": png, "text/plain": repr(result)},
             "metadata": {"image/png": {"alt": describe(result)}},
         }
     return {"output_type": "display_data", "data": {"text/plain": str(result)}, "metadata": {}}
@@ -107,6 +156,9 @@ class Explorer(ipw.VBox):
     `draw` returns a matplotlib Figure (or text). `update(fig, **values)`, when given, changes
     the artists of the figure `draw` made instead of making a new one: a faster redraw, and
     the figure must end up as `draw(**values)` would draw it (the tests compare the two).
+    `background` names the controls that the figure's artists not marked `moving` depend on:
+    while those controls keep their values, a redraw draws only the moving artists over the
+    kept background (by default every control counts, so every redraw draws everything).
     A ValueError from either is shown as a message in place of the figure, never as a traceback.
     """
 
@@ -116,10 +168,16 @@ class Explorer(ipw.VBox):
         controls: dict[str, ipw.ValueWidget],
         name: str = "explorer",
         update: Callable | None = None,
+        background: tuple[str, ...] | None = None,
     ):
         self.draw, self.update, self.controls, self.name = draw, update, controls, name
+        self.background = tuple(controls) if background is None else background
+        unknown = set(self.background) - set(controls)
+        if unknown:
+            raise ValueError(f"background names controls that {name} lacks: {sorted(unknown)}")
         self.output = ipw.Output()
         self.result, self.error, self.redraws, self.last_redraw_s = None, None, 0, 0.0
+        self.frames = _Frames()
         self._layout = None  # the first figure's axes positions (see _reuse_layout)
         super().__init__([ipw.HBox(list(controls.values())), self.output])
         for control in controls.values():
@@ -131,18 +189,25 @@ class Explorer(ipw.VBox):
 
     def redraw(self) -> None:
         start = time.perf_counter()
+        values = self.values()
         try:
             if self.update is not None and isinstance(self.result, Figure):
-                self.update(self.result, **self.values())
+                self.update(self.result, **values)
             else:
-                self.result = self.draw(**self.values())
+                self.result = self.draw(**values)
                 if isinstance(self.result, Figure):
                     _reuse_layout(self.result, self._layout)
             self.error = None
         except ValueError as e:
             self.result, self.error = None, str(e)
-        shown = self.result if self.error is None else f"Cannot draw this: {self.error}"
-        self.output.outputs = (_display_bundle(shown),)
+        if self.error is not None:
+            bundle = _display_bundle(f"Cannot draw this: {self.error}")
+        elif isinstance(self.result, Figure):
+            key = (self.result, *(values[name] for name in self.background))  # holds the figure
+            bundle = _display_bundle(self.result, self.frames.png(self.result, key))
+        else:
+            bundle = _display_bundle(self.result)
+        self.output.outputs = (bundle,)
         if self._layout is None and isinstance(self.result, Figure):
             self._layout = _layout_of(self.result)
         self.redraws += 1

@@ -7,7 +7,7 @@ import torch
 
 from ..checks import require_positive_int
 from ..course.exercises import register_exercise
-from ..course.style import COLORS, finite_or_marked, fix_margins, log_axis, new_figure
+from ..course.style import COLORS, finite_or_marked, fix_margins, log_axis, log_limits, new_figure
 from ..course.widgets import Explorer, choice, register, slider
 from ..jacobians import NONLINEARITIES, hidden_states, power_norms, product_norms, step_jacobian
 from ..spectra import largest_singular_value, matrix_with_spectral_radius
@@ -112,17 +112,6 @@ def _widget_curves(rho: float, seq_len: int, input_scale: float, d: int) -> tupl
     return steps, tuple(tuple(row) for row in norms.tolist())
 
 
-def _log_limits(*curves) -> tuple[float, float]:
-    """y-limits of a log axis that shows every finite positive value of `curves`, with 5% margins.
-
-    Set explicitly, so that a figure updated in place gets exactly the limits of one drawn anew.
-    """
-    values = [v for curve in curves for v in curve if 0 < v < math.inf]
-    lo, hi = math.log10(min(values)), math.log10(max(values))
-    pad = 0.05 * (hi - lo) if hi > lo else 0.5
-    return 10 ** max(lo - pad, -300.0), 10 ** min(hi + pad, 306.0)  # within float64
-
-
 def _gradient_norms_view(rho: float, seq_len: int, input_scale: float, d: int) -> dict:
     """Everything plot_gradient_norms draws, checked and computed once."""
     if not 0 < rho <= 3:
@@ -138,7 +127,7 @@ def _gradient_norms_view(rho: float, seq_len: int, input_scale: float, d: int) -
         "norms": norms,
         "band": (ks, band),
         "xlim": (1 - 0.05 * (seq_len - 1) - (seq_len == 1), seq_len + 0.05 * (seq_len - 1) + (seq_len == 1)),
-        "ylim": _log_limits(band, *norms),
+        "ylim": log_limits(band, *norms),
         "title": f"spectral radius ρ = {rho:.2f}, input scale {input_scale:g}, d = {d}",
     }
 
@@ -208,7 +197,7 @@ def _non_normal_view(coupling: float, eigenvalue: float, K: int) -> dict:
         "ks": ks,
         "powers": powers,
         "normal": normal,
-        "ylim": _log_limits(powers, normal, [1.0]),
+        "ylim": log_limits(powers, normal, [1.0]),
         "label": f"W = [[{eigenvalue:g}, {coupling:g}], [0, {eigenvalue:g}]]",
         "title": f"ρ = {eigenvalue:g} for both; σ_max = {largest_singular_value(W):.2f} for W, "
         f"{eigenvalue:g} for λI",

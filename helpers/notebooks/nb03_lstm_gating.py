@@ -9,9 +9,9 @@ from matplotlib.ticker import MaxNLocator
 
 from ..checks import require_positive_int
 from ..course.exercises import register_exercise
-from ..course.style import COLORS, finite_or_marked, fix_margins, log_axis, new_figure
+from ..course.style import COLORS, finite_or_marked, fix_margins, log_axis, log_limits, new_figure
 from ..course.tables import Table
-from ..course.widgets import Explorer, register, slider
+from ..course.widgets import Explorer, moving, register, slider
 from ..lstm import cell_path, input_gradient_norms, lstm_sequence, set_forget_bias, weights64
 from ..seed import seeded
 from ..spectra import spectral_radius
@@ -158,25 +158,24 @@ def _gate_lines(forget_bias: float, T: int) -> dict[str, torch.Tensor]:
     return {**means, "f10": gates.f.quantile(0.1, dim=1), "f90": gates.f.quantile(0.9, dim=1)}
 
 
-def _gate_texts(forget_bias: float) -> tuple[float, str, str]:
-    """sigmoid(forget bias), its legend label, and the title (short: every glyph costs redraw time)."""
+def _gate_texts(forget_bias: float) -> tuple[float, str]:
+    """sigmoid(forget bias) and the title (short: every glyph costs redraw time)."""
     expected = 1 / (1 + math.exp(-forget_bias))
-    return expected, f"σ(forget bias) = {expected:.2f}", f"LSTM gates, forget bias {forget_bias:g}"
+    return expected, f"LSTM gates, forget bias {forget_bias:g}: σ(bias) = {expected:.2f}"
 
 
 def plot_gates(forget_bias: float = 0.0, T: int = 60):
     """The gates over a random sequence: mean over units of i, f, o per step, and the f of 10-90% of units."""
     lines = _gate_lines(forget_bias, T)
-    expected, label, title = _gate_texts(forget_bias)
+    expected, title = _gate_texts(forget_bias)
     steps = range(1, T + 1)
     fig, ax = new_figure(width=6.4, height=3.4)
     band = dict(color=COLORS[1], alpha=0.25, lw=0, label="f, 10-90 % of units")
-    ax.fill_between(steps, lines["f10"], lines["f90"], **band)
+    moving(ax.title)  # the slider moves the title, the band (above the grid, at 1.6) and the lines
+    moving(ax.fill_between(steps, lines["f10"], lines["f90"], **band), zorder=1.6)
     for name, color, gate, ls in zip("ifo", COLORS[:3], ("input", "forget", "output"), ("-.", "-", "--")):
-        ax.plot(
-            steps, lines[name], color=color, ls=ls, label=f"{name}: {gate}"
-        )  # style too, not colour alone
-    ax.axhline(expected, color=COLORS[7], lw=0.8, ls=":", label=label)
+        moving(*ax.plot(steps, lines[name], color=color, ls=ls, label=f"{name}: {gate}"))  # not colour alone
+    moving(ax.axhline(expected, color=COLORS[7], lw=0.8, ls=":", label="σ(forget bias)"))
     ax.set(ylim=(0, 1), xlabel="step t", ylabel="gate, mean over units", title=title)
     ax.set(xticks=range(0, T + 1, 20), yticks=(0, 0.5, 1), yticklabels=("0 closed", "0.5", "1 open"))
     ax.legend(fontsize=8, loc="lower left", ncol=2)
@@ -186,13 +185,12 @@ def plot_gates(forget_bias: float = 0.0, T: int = 60):
 def update_gates(fig, forget_bias: float = 0.0, T: int = 60) -> None:
     """plot_gates's figure, redrawn in place at another forget bias."""
     lines = _gate_lines(forget_bias, T)
-    expected, label, title = _gate_texts(forget_bias)
+    expected, title = _gate_texts(forget_bias)
     ax = fig.axes[0]
     ax.collections[0].set_data(range(1, T + 1), lines["f10"], lines["f90"])
     for line, name in zip(ax.lines, "ifo"):
         line.set_ydata(lines[name])
-    ax.lines[3].set(ydata=[expected, expected], label=label)
-    ax.get_legend().get_texts()[-1].set_text(label)  # the legend's last entry: the dotted line
+    ax.lines[3].set_ydata([expected, expected])
     ax.set_title(title)
 
 
@@ -200,7 +198,7 @@ def update_gates(fig, forget_bias: float = 0.0, T: int = 60) -> None:
 def explore_gates() -> Explorer:
     """A forget-bias slider over plot_gates."""
     control = {"forget_bias": slider("forget bias", -2.0, 5.0, 0.5, 0.0)}
-    return Explorer(plot_gates, control, name="gates", update=update_gates)
+    return Explorer(plot_gates, control, name="gates", update=update_gates, background=())
 
 
 def _gradient_flow_lines(forget_bias: float, T: int) -> tuple[list[int], list[torch.Tensor], str]:
@@ -213,6 +211,14 @@ def _gradient_flow_lines(forget_bias: float, T: int) -> tuple[list[int], list[to
     (full, cell), rnns = lstm_curves(forget_bias)[0], rnn_curves()  # checks the bias
     curves = [v[: len(steps)] for v in (*rnns.values(), full, cell)]
     return steps, curves, f"LSTM forget bias {forget_bias:g}"
+
+
+def _gradient_flow_ylim(T: int) -> tuple[float, float]:
+    """One y range per T for every forget bias on the slider: moving the bias moves the LSTM's
+    lines against a fixed scale (and redraws only them)."""
+    n = len(curve_steps(T))
+    lstm = [curve for both in lstm_curves(*FORGET_BIASES) for curve in both]
+    return log_limits(*(curve[:n].tolist() for curve in (*rnn_curves().values(), *lstm)))
 
 
 GRADIENT_FLOW_STYLES = (  # (label, line style) of the curves of plot_gradient_flow, in order
@@ -237,12 +243,16 @@ def plot_gradient_flow(forget_bias: float = 1.0, T: int = 200):
     fig, ax = new_figure(width=6.4, height=3.8)
     for curve, (label, style) in zip(curves, GRADIENT_FLOW_STYLES):
         rho = f" (ρ = {rnn_rho(label):.2f})" if label == "RNN" else ""  # the orthogonal one's is 1
-        finite_or_marked(ax, steps, curve, label=label + rho, **style)
+        line = finite_or_marked(ax, steps, curve, label=label + rho, **style)
+        if label.startswith("LSTM"):
+            moving(line)  # the bias slider moves the LSTM's lines, the title and the note
     note = ax.text(
         0.99, 0.97, UNDERFLOW_NOTE, transform=ax.transAxes, ha="right", va="top", fontsize=8, color=COLORS[3]
     )
     note.set_visible(any((v == 0).any() for v in curves))  # below float64: say so, never hide it
+    moving(note, ax.title)
     _finish_gradient_axes(ax, title)
+    ax.set_ylim(_gradient_flow_ylim(T))
     return fix_margins(fig)
 
 
@@ -256,8 +266,9 @@ def update_gradient_flow(fig, forget_bias: float = 1.0, T: int = 200) -> None:
         line.set_data(*_positive(steps, curve))
     ax.texts[0].set_visible(any((v == 0).any() for v in curves))
     ax.set_title(title)
+    ax.set_ylim(_gradient_flow_ylim(T))
     ax.relim()
-    ax.autoscale_view()
+    ax.autoscale_view()  # x only: the y range is set
 
 
 @register
@@ -274,6 +285,7 @@ def explore_gradient_flow() -> Explorer:
         {"forget_bias": bias, "T": slider("sequence length", 20, T_MAX, 10, 200)},
         name="gradient_flow",
         update=update_gradient_flow,
+        background=("T",),  # the axes and the RNNs' lines; the bias moves the LSTM's lines
     )
 
 

@@ -1,7 +1,6 @@
 """Notebook 06: its figures, widgets, constants and exercises."""
 
 import itertools
-import math
 from dataclasses import dataclass
 
 import torch
@@ -9,9 +8,9 @@ from matplotlib.figure import Figure
 
 from ..article import D_MODEL, MODELS, article_models, attention_flops, counted_flops, rnn_flops, time_models
 from ..course.exercises import register_exercise
-from ..course.style import COLORS, fix_margins, log_axis, new_figure
+from ..course.style import COLORS, fix_margins, log_axis, log_limits, new_figure
 from ..course.tables import Table
-from ..course.widgets import Explorer, choice, register
+from ..course.widgets import Explorer, choice, moving, register
 from ..gpu_sweep import FAST_MHA, LOOP, LSTM, MHA, RNN, SWEEP_MODELS, pick
 from ..measure import Timing, operator_calls
 
@@ -109,13 +108,6 @@ def measure_grid(
     return LATEST_GRID[0]
 
 
-def _log_limits(values) -> tuple[float, float]:
-    """Axis limits on a log scale that show every value, with a 5% margin each side (matplotlib's)."""
-    lo, hi = math.log10(min(values)), math.log10(max(values))
-    pad = 0.05 * (hi - lo) or 0.05
-    return 10 ** (lo - pad), 10 ** (hi + pad)
-
-
 @dataclass
 class _CostView:
     """What plot_cost draws at one (seq_len, batch): computed once, drawn anew or in place."""
@@ -127,7 +119,6 @@ class _CostView:
     flop_limits: tuple[float, float]
     time_title: str
     flop_title: str
-    chosen: str  # the legend label of the chosen N
 
 
 def _cost_view(grid: Grid, seq_len: int, batch: int) -> _CostView:
@@ -148,11 +139,10 @@ def _cost_view(grid: Grid, seq_len: int, batch: int) -> _CostView:
         times,
         flops,
         ns,
-        _log_limits([v for _, q1, q3 in times for v in q1 + q3]),
-        _log_limits([v for ys in flops for v in ys]),
+        log_limits([v for _, q1, q3 in times for v in q1 + q3]),
+        log_limits([v for ys in flops for v in ys]),
         f"measured ({grid.devices[0]}), B={batch}; at N={seq_len}: attention / nn.RNN = {ratio:.2g}",
         f"counted, B={batch}; at N={seq_len}: attention / RNN = N/d + 2 = {flop_ratio:.3g}",
-        f"chosen N = {seq_len}",
     )
 
 
@@ -181,7 +171,8 @@ def plot_cost(seq_len: int = 512, batch: int = 32, grid: Grid | None = None):
         ax_f.plot(view.ns, ys, color=color, ls=ls, label=label, **marks)
     ax_f.axvline(grid.dim, color="gray", ls=":", label=f"N = d = {grid.dim}: N²d = Nd²")
     for ax in (ax_t, ax_f):
-        ax.axvline(seq_len, color="black", ls="-.", lw=1, label=view.chosen, gid="chosen N")
+        chosen = ax.axvline(seq_len, color="black", ls="-.", lw=1, label="chosen N", gid="chosen N")
+        moving(chosen, ax.title, zorder=6)  # the N slider moves only these, drawn above the legend
         log_axis(ax, "x", ticks=grid.seq_lens)
         log_axis(ax, "y", subs=(1.0, 3.0))
         ax.set_xlabel("sequence length N (tokens)")
@@ -203,9 +194,6 @@ def update_cost(fig, seq_len: int, batch: int, grid: Grid) -> None:
         line.set_ydata(ys)
     for ax in (ax_t, ax_f):
         next(line for line in ax.lines if line.get_gid() == "chosen N").set_xdata([seq_len, seq_len])
-        next(t for t in ax.get_legend().get_texts() if t.get_text().startswith("chosen N")).set_text(
-            view.chosen
-        )
     ax_t.set(ylim=view.time_limits, title=view.time_title)
     ax_f.set(ylim=view.flop_limits, title=view.flop_title)
 
@@ -225,6 +213,7 @@ def explore_cost() -> Explorer:
         },
         name="cost",
         update=lambda fig, seq_len, batch: update_cost(fig, seq_len, batch, grid),
+        background=("batch",),  # the measured lines and the axes depend on the batch, not on N
     )
 
 

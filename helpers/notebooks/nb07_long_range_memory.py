@@ -6,7 +6,7 @@ import torch
 
 from ..course.exercises import register_exercise
 from ..course.style import COLORS, fix_margins, log_axis, new_figure
-from ..course.widgets import Explorer, progress_line, register, slider
+from ..course.widgets import Explorer, moving, progress_line, register, slider
 from ..ensembles import DELAYS, KINDS, Budget, Results, train_all
 from ..tasks import VOCAB, most_frequent_token, order_blind_ceiling
 
@@ -34,7 +34,8 @@ _KIND_STYLE = {
 def _accuracy_axes(ax, xlabel: str, title: str) -> None:
     """Test accuracy from 0 to 1 against `xlabel`, with the legend outside, on the right."""
     ax.set(ylim=(0, 1.05), xlabel=xlabel, ylabel="test accuracy", title=title)
-    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1, 0.5))
+    legend = ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1, 0.5))
+    legend.set_zorder(1)  # outside the axes it covers nothing; below the lines, a widget keeps it
 
 
 def _accuracy_at(results: Results, step: int | None) -> tuple[list[list[float]], str]:
@@ -52,7 +53,8 @@ def plot_accuracy_vs_delay(results: Results, step: int | None = None, bound=None
     fig, ax = new_figure(width=6.8, height=3.8)
     for kind, row in zip(results.kinds, rows):
         color, marker, ls = _KIND_STYLE[kind]
-        ax.plot(results.delays, row, marker=marker, ls=ls, color=color, label=kind)
+        moving(*ax.plot(results.delays, row, marker=marker, ls=ls, color=color, label=kind))
+    moving(ax.title)  # the training-step slider moves only these
     ax.axhline(1 / VOCAB, color="grey", lw=1, ls="--", label=f"chance (1/{VOCAB})")
     if bound is not None:
         ax.plot(results.delays, list(bound), color="grey", lw=1, ls=":", label="best order-blind guess")
@@ -106,6 +108,7 @@ def explore_training(results: Results | None = None) -> Explorer:
         {"step": slider("training step", 0, b.steps, b.eval_every, b.steps)},
         name="training",
         update=lambda fig, step: update_accuracy_vs_delay(fig, results, step),
+        background=(),  # the axes, the chance line and the ceiling do not depend on the step
     )
 
 

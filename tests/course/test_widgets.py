@@ -1,10 +1,13 @@
 """Every registered widget, moved without a browser: each control redraws, and the
 drawing changes with the value. (tests/project/test_browser.py does the same in Chromium.)"""
 
+import base64
+import io
+
 import ipywidgets as ipw
 import numpy as np
 import pytest
-from matplotlib.backends.backend_agg import FigureCanvasAgg
+from PIL import Image
 
 import helpers  # noqa: F401  (registers every explorer)
 from helpers.course.widgets import Explorer, _reuse_layout, choice, explorers, sample_values, slider
@@ -31,14 +34,20 @@ def test_every_control_redraws_something_different(name):
         assert drawing(explorer) != before, f"{name}: moving {label!r} left the drawing unchanged"
 
 
-def pixels(fig) -> np.ndarray:
-    canvas = FigureCanvasAgg(fig)
-    canvas.draw()
-    return np.asarray(canvas.buffer_rgba())
+def pixels(png_base64: str) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(base64.b64decode(png_base64))).convert("RGBA"))
+
+
+def saved(fig) -> np.ndarray:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return pixels(base64.b64encode(buf.getvalue()))
 
 
 @pytest.mark.parametrize("name", sorted(EXPLORERS))
 def test_a_figure_updated_in_place_equals_one_drawn_anew(name):
+    """What the widget shows (its live frame, moving artists over a kept background) is, pixel
+    for pixel, the figure that `draw` makes anew and a notebook saves."""
     explorer = EXPLORERS[name]()
     assert explorer.update is not None, f"{name} redraws from scratch: give it update= (a tenth of a second)"
     for label, control in explorer.controls.items():
@@ -46,10 +55,8 @@ def test_a_figure_updated_in_place_equals_one_drawn_anew(name):
             control.value = value
             fresh = explorer.draw(**explorer.values())
             _reuse_layout(fresh, explorer._layout)
-            updated = pixels(explorer.result)
-            assert np.array_equal(updated, pixels(fresh)), (
-                f"{name}: {label}={value!r} differs from a new figure"
-            )
+            shown = pixels(explorer.output.outputs[0]["data"]["image/png"])
+            assert np.array_equal(shown, saved(fresh)), f"{name}: {label}={value!r} differs from a new figure"
 
 
 def test_explorer_shows_a_value_error_as_a_message_not_a_traceback():
@@ -99,3 +106,18 @@ def test_labelled_lines_differ_by_more_than_colour(name):
         looks = [(line.get_linestyle(), line.get_marker(), line.get_linewidth()) for line in lines]
         same = [line.get_label() for line, look in zip(lines, looks) if looks.count(look) > 1]
         assert not same, f"{name}, {ax.get_title()!r}: only colour tells apart {same}"
+
+
+def test_a_control_outside_the_background_redraws_only_the_moving_artists():
+    explorer = EXPLORERS["explore_cost"]()  # background: the batch; N moves a line and titles
+    drawn = explorer.frames.backgrounds_drawn
+    for value in sample_values(explorer.controls["seq_len"]):
+        explorer.controls["seq_len"].value = value
+    assert explorer.frames.backgrounds_drawn == drawn, "moving N redrew the measured lines"
+    explorer.controls["batch"].value = sample_values(explorer.controls["batch"])[0]
+    assert explorer.frames.backgrounds_drawn == drawn + 1, "a new batch kept the old lines"
+
+
+def test_background_must_name_controls():
+    with pytest.raises(ValueError, match="background names controls that demo lacks"):
+        Explorer(lambda x: f"x = {x}", {"x": slider("x", 0, 5, 1, 1)}, name="demo", background=("y",))

@@ -24,7 +24,8 @@ def test_grid_and_explorer_redraw_from_measurements(monkeypatch):
     shown = [t for (_, _, b, _), t in grid.times.items() if b == 1]  # every timing at B = 1
     low, high = fig.axes[0].get_ylim()
     assert low < min(t.q1_ms for t in shown) and high > max(t.q3_ms for t in shown)
-    assert "chosen N = 8" in [t.get_text() for t in fig.axes[1].get_legend().get_texts()]
+    chosen = [line for ax in fig.axes for line in ax.lines if line.get_gid() == "chosen N"]
+    assert [list(line.get_xdata()) for line in chosen] == [[8, 8], [8, 8]]
 
 
 @pytest.mark.parametrize(
