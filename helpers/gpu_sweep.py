@@ -3,9 +3,13 @@
 helpers/data/gpu/ holds sweeps measured on an NVIDIA H200 (its README gives the provenance
 and the columns). `measure_sweep` and `measure_width` redo them on any device in the same CSV
 formats (`make gpu-bench`, tools/gpu_bench.py); on a CPU they run a small grid in the tests.
-Every time is a median of interleaved runs by helpers.measure.time_fns, synchronised on a GPU."""
+Every time is a median of 5 blocks by helpers.measure.time_fns, synchronised on a GPU. The sweeps
+time each model separately, one time_fns call per model, as the shipped files were measured
+(so their models were not interleaved); `time_here` interleaves the models it is given."""
 
 import csv
+import json
+import re
 from pathlib import Path
 
 import torch
@@ -32,6 +36,7 @@ WIDTH_COLUMNS = ["device", "torch", "dtype", "dim", "heads", "batch", "seq_len",
 LOOP, RNN, MHA = "RNNCell loop", "nn.RNN (fused)", "attention (MHA)"  # the article's call of MHA
 FAST_MHA, LSTM = "attention, need_weights=False", "nn.LSTM (fused)"
 SWEEP_MODELS = (LOOP, RNN, MHA, FAST_MHA, LSTM)
+PASSES = ("fwd", "fwd+bwd")
 NUMBERS = {"batch", "seq_len", "dim", "heads", "runs", "median_ms", "q1_ms", "q3_ms", "peak_mib"}
 
 
@@ -46,6 +51,27 @@ def read(name: str) -> list[dict]:
         raise ValueError(f"no GPU measurement called {name!r}; known: {', '.join(known)}")
     with path.open(newline="") as f:
         return [{k: _number(v) if k in NUMBERS else v for k, v in row.items()} for row in csv.DictReader(f)]
+
+
+def executed_06() -> dict[str, dict[str, float]]:
+    """The GPU times printed by notebook 06 as executed on the same H200 (executed_06/ in
+    helpers/data/gpu/, an earlier version of the notebook, a run separate from the sweeps):
+    pass ("fwd", "fwd+bwd") -> model -> median ms, at B = 32, N = 512, d = 128, fp32."""
+    notebook = json.loads((DATA / "executed_06" / "06_parallelism_cost.ipynb").read_text())
+    times, pass_ = {}, None
+    for cell in notebook["cells"]:
+        for output in cell.get("outputs", []):
+            for line in "".join(output.get("text", "")).splitlines():
+                if line.endswith("B=32, N=512, d=128, GPU:"):
+                    pass_ = "fwd+bwd" if line.startswith("forward + backward") else "fwd"
+                    times[pass_] = {}
+                elif pass_ and (row := re.match(r"  (\S.*?) +([\d.]+) ms \(IQR", line)):
+                    times[pass_][row[1]] = float(row[2])
+                else:
+                    pass_ = None
+    if set(times) != set(PASSES) or not all(times.values()):
+        raise ValueError(f"executed_06: expected GPU times for {PASSES}, found {times}")
+    return times
 
 
 def _number(text: str) -> float | int | str:
@@ -85,7 +111,10 @@ def sweep_models(dim: int, device: str | torch.device) -> dict[str, nn.Module]:
 
 
 def _measure(model: nn.Module, x: torch.Tensor, backward: bool) -> dict:
-    """Median, quartiles and runs of model(x) (with backward), and the peak GPU memory in MiB."""
+    """Median, quartiles and runs of model(x) (with backward), and the peak GPU memory in MiB.
+
+    The model is timed on its own (median of 5 blocks), not interleaved with the others: the
+    peak memory is then this model's alone."""
     cuda = x.device.type == "cuda"
     if cuda:
         torch.cuda.empty_cache()

@@ -72,7 +72,7 @@ def jacobian_norms(
 ) -> torch.Tensor:
     """||dh_k/dh_0||_2 for k = 1..T, as a float64 tensor (T,).
 
-    dh_k/dh_0 = J_k ... J_1 with J_k = diag(phi'(a_k)) W_hh. The product is kept
+    dh_k/dh_0 = J_k ... J_1 with J_k = diag(phi'(z_k)) W_hh. The product is kept
     normalised and its scale tracked as a logarithm, so the result is exact up to
     float64 range: beyond it the entry is honestly inf (or 0), never NaN.
     """
@@ -89,14 +89,14 @@ def jacobian_norms(
 def _product_norms(W_hh, T, nonlinearity, x, W_xh, h0, every: int) -> torch.Tensor:
     """||J_k...J_1||_2 at k = every, 2*every, ..., (and T), for one RNN: (n,)."""
     H = hidden_states(W_hh, T, nonlinearity=nonlinearity, x=x, W_xh=W_xh, h0=h0)
-    slopes = 1 - H**2 if nonlinearity == "tanh" else torch.ones_like(H)  # phi'(a_k), (T, d)
+    slopes = 1 - H**2 if nonlinearity == "tanh" else torch.ones_like(H)  # phi'(z_k), (T, d)
     return product_norms(W_hh[None], slopes[None], every)[0]
 
 
 def product_norms(W_hh: torch.Tensor, slopes: torch.Tensor, every: int = 1) -> torch.Tensor:
     """||diag(s_k) W ... diag(s_1) W||_2 at k = every, 2*every, ..., (and T), for B products at once.
 
-    W_hh (B, d, d), slopes (B, T, d) with s_k = phi'(a_k) -> (B, n) float64, n = ceil(T / every).
+    W_hh (B, d, d), slopes (B, T, d) with s_k = phi'(z_k) -> (B, n) float64, n = ceil(T / every).
     Each product is kept Frobenius-normalised and its scale tracked as a logarithm, so the result
     is exact up to float64 range: beyond it an entry is honestly inf (or 0), never NaN. The loop
     runs in NumPy (small arrays: little overhead per step), the spectral norms in one batched SVD.
@@ -166,7 +166,7 @@ def weight_gradient_by_step(
 ) -> torch.Tensor:
     """Each step's term of dL/dW_hh for L = sum(h_T) of a tanh RNN, float64: (T, d, d).
 
-    W_hh acts at every step, so dL/dW_hh = sum_k outer(delta_k, h_{k-1}), with delta_k = dL/da_k
+    W_hh acts at every step, so dL/dW_hh = sum_k outer(delta_k, h_{k-1}), with delta_k = dL/dz_k
     (backpropagation through time): delta_T = 1 - h_T^2, delta_{k-1} = (1 - h_{k-1}^2) * (W_hh.T @ delta_k).
     Term k is what W_hh at step k alone contributes: with h_0 = 0 the first term is 0.
     """

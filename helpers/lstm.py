@@ -122,7 +122,8 @@ def input_gradient_norms(cells, x: torch.Tensor, every: int = 1, with_cell_path:
     respect to x_1, a (d, d_in) matrix, is pushed through each step's derivative, kept
     normalised, its scale tracked as a logarithm. Exact up to float64 range; beyond it an
     entry is 0 (or inf), never NaN. With `with_cell_path` (LSTMs only), also returns the cell
-    path alone at the same k, max_j prod_{t<=k} f_t[j], (M, n).
+    path alone at the same k, max_j prod_{2<=t<=k} f_t[j], (M, n): x_1 enters c_1 through i_1 g_1,
+    then each later step multiplies by f_t (f_1 multiplies c_0, which is not on x_1's path).
     """
     cells = list(cells)
     lstm = _cell_kind(cells) == "lstm"
@@ -160,8 +161,8 @@ def input_gradient_norms(cells, x: torch.Tensor, every: int = 1, with_cell_path:
             size = sum(t.square().sum(dim=(1, 2)) for t in tangent).sqrt()  # (M,), Frobenius
             log_scale = log_scale + size.log()  # -inf once a tangent is exactly 0
             tangent = tuple(t / torch.where(size > 0, size, 1.0)[:, None, None] for t in tangent)
-            if with_cell_path:
-                log_f = log_f + f.log()  # log prod_t f_t, per unit
+            if with_cell_path and k > 0:
+                log_f = log_f + f.log()  # log f_2 ... f_(k+1), per unit: f_1 scales c_0, off x_1's path
             if (k + 1) % every == 0 or k + 1 == T:
                 logs.append(log_scale + torch.linalg.matrix_norm(tangent[0]).log())  # log ||dh_k/dx_1||_F
                 cells_log.append(log_f.max(dim=1).values)

@@ -23,7 +23,7 @@ def rnn_step(
 
 
 def input_projection(x: torch.Tensor, W_xh: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """W_xh x_t + b for every t at once: x (B, T, d_in) -> (B, T, d_h), one matmul."""
+    """W_xh x_t + b for every t at once: x (B, N, d_in) -> (B, N, d_h), one matmul."""
     return x @ W_xh.T + b
 
 

@@ -41,6 +41,13 @@ def test_value_reads_one_row_and_refuses_ambiguity():
         gpu_sweep.read("nope")
 
 
+def test_executed_06_reads_the_gpu_times_notebook_06_printed():
+    times = gpu_sweep.executed_06()
+    assert set(times) == {"fwd", "fwd+bwd"}
+    assert set(times["fwd"]) == {gpu_sweep.LOOP, gpu_sweep.RNN, gpu_sweep.MHA}
+    assert times["fwd+bwd"][gpu_sweep.RNN] == 2.27 and times["fwd+bwd"][gpu_sweep.MHA] == 1.78
+
+
 def test_bench_on_a_small_cpu_grid_writes_the_shipped_formats(tmp_path):
     command = [
         sys.executable,

@@ -71,7 +71,8 @@ def test_input_gradient_norms_cell_path_is_the_product_of_forget_gates(g):
     for m, c in enumerate(cells):
         b = c.bias_ih.detach().double() + c.bias_hh.detach().double()  # summed in float64, as the helper does
         _, _, gates = lstm.lstm_sequence(x, c.weight_ih.detach().double(), c.weight_hh.detach().double(), b)
-        assert_close(cell[m], gates.f.cumprod(dim=0).max(dim=1).values[2::3], atol=0, rtol=1e-10)
+        after_x1 = torch.cat([torch.ones_like(gates.f[:1]), gates.f[1:]])  # f_1 scales c_0, not x_1's path
+        assert_close(cell[m], after_x1.cumprod(dim=0).max(dim=1).values[2::3], atol=0, rtol=1e-10)
     with pytest.raises(ValueError, match="cell path"):
         lstm.input_gradient_norms([torch.nn.RNNCell(5, 6)], x, with_cell_path=True)
 

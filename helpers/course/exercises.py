@@ -6,7 +6,8 @@ A module registers an exercise next to the idea it practises:
 
 and a notebook calls `check("rnn_step", my_rnn_step)`; `solution("rnn_step")`
 prints the reference only when asked. An exercise without `make_inputs` asks for a
-value (a number), not a function; its `worked` text explains how to get it."""
+value (a number), not a function; its `worked` text explains how to get it. A `rule`
+checks how a function answer computes, once its values are right (e.g. no loop over t)."""
 
 import dataclasses
 import inspect
@@ -30,6 +31,7 @@ class Exercise:
     hint: str  # what to look at when values are wrong
     trials: int = 3
     worked: str = ""  # a short worked answer, printed by solution()
+    rule: Callable[[Callable], str | None] | None = None  # how a right-valued answer must compute it
 
     @property
     def wants_function(self) -> bool:
@@ -47,8 +49,11 @@ def register_exercise(
     hint: str = "",
     trials: int = 3,
     worked: str = "",
+    rule: Callable[[Callable], str | None] | None = None,
 ) -> None:
-    EXERCISES[name] = Exercise(reference, make_inputs, hint, trials, worked)
+    """`rule(answer)`, for a function answer: None when it computes as asked, else what it does wrong.
+    It runs after the answer's values passed every trial."""
+    EXERCISES[name] = Exercise(reference, make_inputs, hint, trials, worked, rule)
 
 
 def _lookup(name: str) -> Exercise:
@@ -215,6 +220,8 @@ def _problem(name: str, ex: Exercise, answer: Any) -> str | None:
         problem = verdict("returned_none") if got is None else compare(got, want)
         if problem:
             return f"{verdict('not_yet', problem=problem)}{tip}"
+    if ex.rule is not None and (problem := ex.rule(answer)):
+        return f"{verdict('not_yet', problem=problem)}{tip}"
     return None
 
 

@@ -35,13 +35,16 @@ CLAIMS = [
     Claim(
         "C1",
         "h_t needs h_{t-1}, so an RNN cannot be parallelised across time",
-        "true for a nonlinear recurrence: no exact shortcut, only iterative solvers at several "
-        "times the work; the input projection is one matmul, and a linear, element-wise "
-        "recurrence parallelises (a scan, a convolution, chunks)",
+        "true for the tanh RNN: no exact shortcut is known, only iterative solvers at 150-400 "
+        "times the matmul FLOPs in 01 (d = 4), more for wider states; the input projection is "
+        "one matmul, and a linear, element-wise recurrence parallelises (a scan, a "
+        "convolution, chunks)",
         ["01", "08"],
-        "chain depth N and loop time linear in N (01); a scan, a convolution and chunks equal "
-        "to the loop (08)",
-        "the scan (Blelloch 1990; Martin & Cundy 2018); which model computes it how: Gu et al. "
+        "the chain's depth N counted in nn.RNN's graph, and its time against the same FLOPs "
+        "in one call, B = 1 to 64; Newton's iterations counted (01); a scan, a convolution and "
+        "chunks equal to the loop (08)",
+        "iterative solvers for nonlinear recurrences: Lim et al. 2024; the scan (Blelloch 1990; "
+        "Martin & Cundy 2018); which model computes it how: Gu et al. "
         "2022 (S4), Peng et al. 2023 (RWKV), Gu & Dao 2023 (Mamba), Dao & Gu 2024 (Mamba-2), "
         "Feng et al. 2024 (minGRU)",
     ),
@@ -49,8 +52,8 @@ CLAIMS = [
         "C2",
         "BPTT gradients vanish if the largest eigenvalue of W_hh < 1, explode if > 1",
         "the mechanism is right, the condition imprecise: it is on the largest singular value and "
-        "tanh' (Pascanu et al. 2013); the eigenvalue sets only the asymptotic rate, and tanh "
-        "saturation makes even an eigenvalue of 1.1 vanish",
+        "tanh' (Pascanu et al. 2013); the eigenvalue sets only the asymptotic rate of a linear "
+        "RNN, and with unit-size inputs tanh saturation makes even an eigenvalue of 1.1 vanish",
         ["02"],
         "gradient norms against the spectral radius, orthogonal and Gaussian W_hh, the "
         "non-normal hump, tanh saturation, checked against autograd (02)",
@@ -63,7 +66,8 @@ CLAIMS = [
         "training budget the LSTM fails to optimise, not to remember; gradient flow and fixed-size "
         "memory are two different failures",
         ["03", "07"],
-        "the cell-path gradient against the forget bias, at initialisation (03); recall after "
+        "the gradient through all paths and through the cell alone against the forget bias, "
+        "at initialisation (03); recall after "
         "T = 10, 30, 100 steps within 200 Adam steps, on a synthetic task (07)",
         "'a few hundred tokens': Khandelwal et al. 2018 (LSTM language models use about 200 "
         "tokens of context); 1000-step lags learned with long training: Hochreiter & "
@@ -74,7 +78,7 @@ CLAIMS = [
         "self-attention lets every token interact with every other, all at once",
         "true in training and encoding; generation is still one token per step",
         ["04"],
-        "one matmul gives all L x L scores; causal outputs one position at a time equal all at once (04)",
+        "one matmul gives all N x N scores; causal outputs one position at a time equal all at once (04)",
         "",
     ),
     Claim(
@@ -96,7 +100,7 @@ CLAIMS = [
         "alone breaks the symmetry",
         ["05", "07"],
         "MHA(Px) = P MHA(x) to rounding, broken by the encoding or a causal mask (05); no "
-        "positions, stuck at the order-blind ceiling (07)",
+        "positions, bounded by the order-blind ceiling, near it at T = 10 and 30 (07)",
         "language models without positional encoding learn positions through the causal mask: "
         "Haviv et al. 2022",
     ),
@@ -107,8 +111,9 @@ CLAIMS = [
         "the work; on a GPU it beats the Python loop, not cuDNN's nn.RNN at batch 32, d = 128, "
         "fp32: parallel hardware is not sufficient",
         ["06"],
-        "CPU timings on the machine that runs 06, FLOPs counted; GPU timings measured once "
-        "on an H200 with 06's helpers and shipped with their provenance (helpers/data/gpu)",
+        "CPU timings on the machine that runs 06, FLOPs counted; GPU timings from sweeps on an "
+        "H200 with 06's helpers, each model timed separately, and a run of notebook 06 there "
+        "that shows the run-to-run spread; shipped with their provenance (helpers/data/gpu)",
         "",
     ),
     Claim(

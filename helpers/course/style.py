@@ -4,7 +4,9 @@ import math
 import re
 
 import matplotlib
+from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.ticker import FixedLocator, FuncFormatter, Locator, LogLocator, NullLocator
 
 # Okabe & Ito (2008): distinguishable with every common colour-vision deficiency.
@@ -134,14 +136,55 @@ def _plain(label: str) -> str:
     return " ".join(label.replace("$", "").replace("\\", "").replace("{", "").replace("}", "").split())
 
 
+LINE_STYLES = {"-": "solid", "--": "dashed", "-.": "dash-dot", ":": "dotted"}
+MARKERS = {"o": "circles", "s": "squares", "D": "diamonds", "d": "diamonds", "x": "crosses", "+": "pluses"}
+MARKERS |= dict.fromkeys("v^<>", "triangles") | {"*": "stars", ".": "dots", "p": "pentagons", "h": "hexagons"}
+
+
+def look(artist) -> str:
+    """How a legend entry looks apart from its colour, in words: "dashed line, circles", "bars"."""
+    if isinstance(artist, ErrorbarContainer):
+        artist = artist.lines[0]  # its line through the medians
+    if isinstance(artist, BarContainer):
+        return "bars"
+    if not isinstance(artist, Line2D):
+        return "shaded area"
+    parts = []
+    if artist.get_linestyle() in LINE_STYLES:
+        thick = "thick " if artist.get_linewidth() >= 3 else ""
+        parts.append(f"{thick}{LINE_STYLES[artist.get_linestyle()]} line")
+    if artist.get_marker() not in (None, "", " ", "None", "none"):
+        parts.append(MARKERS.get(artist.get_marker(), "markers"))
+    return ", ".join(parts) or "nothing drawn"
+
+
+def _legend_entries(ax) -> list[str]:
+    """Each legend entry of `ax` as "label [look]": its text and how its line looks."""
+    legend = ax.get_legend()
+    if legend is None:
+        return []
+    originals = {label: handle for handle, label in zip(*ax.get_legend_handles_labels())}
+    return [
+        f"{text.get_text()} [{look(originals.get(text.get_text(), drawn))}]"
+        for text, drawn in zip(legend.get_texts(), legend.legend_handles)
+    ]
+
+
+def colour_only(ax) -> list[str]:
+    """The legend entries of `ax` that share their look with another: only colour tells them apart."""
+    looks = [entry[entry.rindex(" [") :] for entry in _legend_entries(ax)]
+    return [entry for entry, seen in zip(_legend_entries(ax), looks) if looks.count(seen) > 1]
+
+
 def _axes_text(ax) -> str:
-    """What one panel plots, from its own labels: title, y against x (with log scales), line labels."""
+    """What one panel plots, from its own labels: title, y against x (with log scales), the legend's
+    entries and how each looks apart from its colour (a reader may be told "the dashed line")."""
     scale = lambda axis, label: f"{label} (log scale)" if axis == "log" and "log" not in label else label
     y, x = scale(ax.get_yscale(), ax.get_ylabel()), scale(ax.get_xscale(), ax.get_xlabel())
     kind = "bars" if ax.patches and not ax.get_lines() else "image" if ax.images else "lines"
     text = f"{ax.get_title() or 'a panel'}: {kind} of {y or 'values'} against {x or 'position'}"
-    labels = [t.get_text() for legend in [ax.get_legend()] if legend for t in legend.get_texts()]
-    return _plain(text + (f" ({len(labels)} shown: {'; '.join(labels)})" if labels else ""))
+    entries = _legend_entries(ax)
+    return _plain(text + (f" ({len(entries)} shown: {'; '.join(entries)})" if entries else ""))
 
 
 def describe(fig: Figure) -> str:

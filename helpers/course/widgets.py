@@ -57,6 +57,26 @@ def choice(description: str, options, value) -> ipw.SelectionSlider:
     )
 
 
+def labelled_field(control: ipw.ValueWidget) -> ipw.ValueWidget:
+    """A number field (or a drop-down) linked to `control`, with the control's label tied to it.
+
+    ipywidgets 8's slider handle has no accessible name and its label is not tied to it, so a
+    screen reader announces only "slider, 0.5". noUiSlider's author advises a labelled input
+    beside it; this is that input: a screen reader names it, and typing a value moves the slider.
+    """
+    common = dict(description=control.description, style={"description_width": "initial"})
+    if hasattr(control, "options"):
+        field = ipw.Dropdown(options=control.options, value=control.value, **common)
+    else:
+        kind = ipw.BoundedIntText if isinstance(control, ipw.IntSlider) else ipw.BoundedFloatText
+        field = kind(min=control.min, max=control.max, step=control.step, value=control.value, **common)
+    field.layout.width = "max-content"
+    ipw.link((control, "value"), (field, "value"))
+    control.description, control.readout = "", False  # the field names it and shows its value
+    control.layout.width = "180px"
+    return field
+
+
 def _png(fig: Figure) -> str:
     """The figure as a base64 PNG, as a notebook stores it (every artist, animated ones too)."""
     buf = io.BytesIO()
@@ -179,7 +199,11 @@ class Explorer(ipw.VBox):
         self.result, self.error, self.redraws, self.last_redraw_s = None, None, 0, 0.0
         self.frames = _Frames()
         self._layout = None  # the first figure's axes positions (see _reuse_layout)
-        super().__init__([ipw.HBox(list(controls.values())), self.output])
+        self.fields = {key: labelled_field(c) for key, c in controls.items()}
+        pairs = [
+            ipw.HBox([self.fields[key], c], layout={"margin": "0 12px 0 0"}) for key, c in controls.items()
+        ]
+        super().__init__([ipw.HBox(pairs, layout={"flex_flow": "row wrap"}), self.output])
         for control in controls.values():
             control.observe(lambda _change: self.redraw(), names="value")
         self.redraw()
@@ -227,7 +251,7 @@ class Explorer(ipw.VBox):
         return data
 
     def __repr__(self) -> str:  # the text/plain that nbval compares: stable, short
-        return f"Explorer({self.name}: {', '.join(c.description for c in self.controls.values())})"
+        return f"Explorer({self.name}: {', '.join(f.description for f in self.fields.values())})"
 
 
 def sample_values(control: ipw.ValueWidget) -> list:

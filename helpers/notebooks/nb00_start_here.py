@@ -53,12 +53,18 @@ def cold_softmax(scores: torch.Tensor) -> torch.Tensor:
     return top / top.sum(dim=-1, keepdim=True)  # 1/k on each, 0 elsewhere
 
 
+TINY_GAP = 1e-6  # the smallest gap between distinct scores in the last rows the check feeds
+
+
 def _scores_with_ties() -> tuple[torch.Tensor]:
     """(6, 5) scores: small whole numbers, so that many rows tie for the maximum; row 0 is the
-    widget's SCORES (a unique maximum), row 1 has three tied maxima."""
+    widget's SCORES (a unique maximum), row 1 has three tied maxima. Rows 3 to 5 are scaled by
+    TINY_GAP: the limit does not change, but softmax(s / tau) stays far from it unless tau is far
+    below TINY_GAP, so a small but finite temperature fails."""
     scores = torch.randint(-2, 3, (6, 5)).float()
     scores[0] = torch.tensor(SCORES)
     scores[1, :3] = scores[1].max() + 1
+    scores[3:] *= TINY_GAP  # ties stay ties: equal whole numbers times the same number
     return (scores,)
 
 

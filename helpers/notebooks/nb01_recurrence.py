@@ -31,11 +31,11 @@ def _arrow(ax, start, end, color="black"):
     ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=12, color=color, lw=1.2))
 
 
-def plot_unrolled_chain(T: int = 6):
-    """The RNN unrolled over T steps: parallel input projections below, the sequential chain above."""
-    require_positive_int(T, "T (the number of steps drawn)")
-    fig, ax = new_figure(width=min(0.95 * (T + 2.5), 11), height=3.4)
-    for t in range(1, T + 1):
+def plot_unrolled_chain(N: int = 6):
+    """The RNN unrolled over N steps: parallel input projections below, the sequential chain above."""
+    require_positive_int(N, "N (the number of steps drawn)")
+    fig, ax = new_figure(width=min(0.95 * (N + 2.5), 11), height=3.4)
+    for t in range(1, N + 1):
         _box(ax, t, 0, f"$x_{{{t}}}$", "white")
         _box(ax, t, 1.2, f"$W_{{xh}}x_{{{t}}}$", COLORS[5], w=0.84)
         _arrow(ax, (t, 0.3), (t, 0.9))
@@ -46,12 +46,12 @@ def plot_unrolled_chain(T: int = 6):
     _box(ax, 0, 2.4, "$h_0$", "white", w=0.6)
     ax.add_patch(
         FancyBboxPatch(
-            (0.45, 0.8), T + 0.1, 0.8, boxstyle="round,pad=0.02", fc="none", ec=COLORS[0], ls="--", lw=1.2
+            (0.45, 0.8), N + 0.1, 0.8, boxstyle="round,pad=0.02", fc="none", ec=COLORS[0], ls="--", lw=1.2
         )
     )
-    ax.text(T + 0.6, 1.2, "one matmul\nfor all t\n(parallel)", va="center", fontsize=9, color=COLORS[0])
-    ax.text(T + 0.6, 2.4, "tanh chain:\none step\nat a time", va="center", fontsize=9, color=COLORS[3])
-    ax.set(xlim=(-0.5, T + 2.0), ylim=(-0.45, 3.3), aspect="equal")
+    ax.text(N + 0.6, 1.2, "one matmul\nfor all t\n(parallel)", va="center", fontsize=9, color=COLORS[0])
+    ax.text(N + 0.6, 2.4, "tanh chain:\none step\nat a time", va="center", fontsize=9, color=COLORS[3])
+    ax.set(xlim=(-0.5, N + 2.0), ylim=(-0.45, 3.3), aspect="equal")
     ax.set_title(
         "The unrolled RNN: $h_t$ waits for $h_{t-1}$\n"
         "(above each $h_t$: the tanh steps, one after another, that compute it)",
@@ -105,7 +105,13 @@ def newton_table(U: torch.Tensor, W_hh: torch.Tensor, scales=(1, 2, 3)) -> Table
         done = len(changes) if changes[-1] <= 1e-12 else f"over {N + 1}"
         ratio = rnn_newton_flops(B, N, d, len(changes)) / loop
         rows.append([s, f"{spectral_radius(s * W_hh):.2f}", done, len(changes) * levels, f"{ratio:.0f}x"])
-    header = ["W_hh x", "spectral radius", "Newton iterations", f"scan levels (x {levels})", "matmul FLOPs"]
+    header = [
+        "scale s of W_hh",
+        "spectral radius",
+        "Newton iterations",
+        f"scan levels (x {levels})",
+        "matmul FLOPs",
+    ]
     return Table(header, rows)
 
 
@@ -247,6 +253,37 @@ def _projection_inputs():
     return torch.randn(2, 7, 4), torch.randn(5, 4), torch.randn(5)
 
 
+def no_loop_over_t(answer) -> str | None:
+    """None when `answer(x, W_xh, b)` runs no more operations on a sequence of 12 steps than on one of 3.
+
+    The operations are counted in the autograd graph behind the result (every input requires grad): a
+    loop over t adds operations for every step, one matmul on the whole (B, N, d_in) tensor does not.
+    """
+    W_xh, b, counts = torch.randn(5, 4, requires_grad=True), torch.randn(5, requires_grad=True), []
+    for N in (3, 12):
+        x = torch.randn(2, N, 4, requires_grad=True)
+        try:
+            with torch.enable_grad():
+                out = answer(x, W_xh, b)
+        except Exception as e:
+            return (
+                f"your function raised {type(e).__name__} on inputs that require grad (the check counts "
+                f"its operations with autograd): use torch operations on x"
+            )
+        if not isinstance(out, torch.Tensor) or out.grad_fn is None:
+            return (
+                "your result is not connected to x by autograd (detached, or computed outside PyTorch), "
+                "so the check cannot count its operations: use torch operations on x"
+            )
+        counts.append(len(autograd_nodes(out)))
+    if counts[1] > counts[0]:
+        return (
+            f"your function runs {counts[0]} operations on a sequence of 3 steps and {counts[1]} on one of "
+            f"12: a loop over t? One matmul on the whole (B, N, d_in) tensor covers every t"
+        )
+    return None
+
+
 def dependent_steps_solution() -> int:
     """h_100 needs h_99, which needs h_98, ... back to h_0 (given): 100 tanh steps, one after another."""
     return 100
@@ -262,7 +299,8 @@ register_exercise(
     "input_projection",
     reference=input_projection,
     make_inputs=_projection_inputs,
-    hint="x @ W_xh.T works on (B, T, d_in) directly: matmul broadcasts over B and T.",
+    hint="x @ W_xh.T works on (B, N, d_in) directly: matmul broadcasts over B and N.",
+    rule=no_loop_over_t,
 )
 register_exercise(
     "dependent_steps",

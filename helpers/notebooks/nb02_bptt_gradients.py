@@ -58,7 +58,7 @@ def case_norms(
         W = recurrent_matrix(rho, d, kind=kind, seed=seed)
         if nonlinearity == "tanh":
             x, W_xh = random_inputs(T, d, scale=input_scale)
-            slopes.append(1 - hidden_states(W, T, x=x, W_xh=W_xh) ** 2)  # tanh'(a_k), (T, d)
+            slopes.append(1 - hidden_states(W, T, x=x, W_xh=W_xh) ** 2)  # tanh'(z_k), (T, d)
         else:
             slopes.append(torch.ones(T, d, dtype=torch.float64))
         Ws.append(W)
@@ -87,10 +87,11 @@ def plot_gradient_norm_grid(T: int = 200, rhos: tuple = (0.9, 1.0, 1.1), d: int 
     steps = [min(k, T) for k in range(every, T + every, every)]
     for ax, nonlinearity in zip(axes, NONLINEARITIES[::-1]):
         cases = [(nl, kind, style) for nl, kind, style in CASES if nl == nonlinearity]
-        for color, rho in zip(COLORS, rhos):
+        for color, marker, rho in zip(COLORS, "os^", rhos):  # rho by colour and marker, W by line style
             norms = case_norms(rho, T, [c[:2] for c in cases], d=d, every=every)
+            marks = dict(marker=marker, ms=3, markevery=0.1)
             for (_, kind, style), row in zip(cases, norms):
-                finite_or_marked(ax, steps, row, label=f"ρ = {rho:g}, {kind}", color=color, ls=style)
+                finite_or_marked(ax, steps, row, label=f"ρ = {rho:g}, {kind}", color=color, ls=style, **marks)
         log_axis(ax, "y")
         note = ", unit inputs (lines as on the left)" if nonlinearity == "tanh" else ""
         ax.set(xlabel="sequence length T (steps back)", title=f"{nonlinearity} RNN{note}")

@@ -69,9 +69,9 @@ _LSTM_CURVES: dict[float, tuple[torch.Tensor, torch.Tensor]] = {}  # forget bias
 
 
 def lstm_curves(*forget_biases: float) -> list[tuple[torch.Tensor, torch.Tensor]]:
-    """Per forget bias, (||dh_k/dx_1||_F, cell path max_j prod f) at k = 5, 10, ..., 500 for the
-    experiment's LSTM (d = 64, seed 3, PyTorch's default initialisation). Cached; the biases not yet
-    cached are computed together, in one pass."""
+    """Per forget bias, (||dh_k/dx_1||_F, cell path max_j prod_{t=2..k} f_t[j]) at k = 5, 10, ..., 500
+    for the experiment's LSTM (d = 64, seed 3, PyTorch's default initialisation). Cached; the biases
+    not yet cached are computed together, in one pass."""
     for bias in forget_biases:
         if isinstance(bias, bool) or not isinstance(bias, (int, float)) or not -5 <= bias <= 10:
             raise ValueError(f"forget bias must be a number between -5 and 10, got {bias!r}")
@@ -103,12 +103,22 @@ def curve_steps(T: int = T_MAX) -> list[int]:
     return list(range(EVERY, T + 1, EVERY))
 
 
-def gradient_norm_at(T: int, model: str | float) -> float:
-    """||dh_T/dx_1||_F of "RNN", "orthogonal RNN", or the experiment's LSTM with this forget bias."""
+def _require_curve_T(T: int) -> None:
     if isinstance(T, bool) or not isinstance(T, int) or T % EVERY or not EVERY <= T <= T_MAX:
         raise ValueError(f"T must be a multiple of {EVERY} between {EVERY} and {T_MAX}, got {T!r}")
+
+
+def gradient_norm_at(T: int, model: str | float) -> float:
+    """||dh_T/dx_1||_F of "RNN", "orthogonal RNN", or the experiment's LSTM with this forget bias."""
+    _require_curve_T(T)
     curve = rnn_curves()[model] if model in RNNS else lstm_curves(model)[0][0]
     return curve[T // EVERY - 1].item()
+
+
+def cell_path_at(T: int, forget_bias: float) -> float:
+    """The experiment's LSTM's cell path alone from x_1 to h_T: max_j prod_{t=2..T} f_t[j] (dotted guide)."""
+    _require_curve_T(T)
+    return lstm_curves(forget_bias)[0][1][T // EVERY - 1].item()
 
 
 def gradient_table(Ts: tuple = (50, 200, 500), biases: tuple = (0.0, 1.0, 3.0)) -> Table:
@@ -120,11 +130,13 @@ def gradient_table(Ts: tuple = (50, 200, 500), biases: tuple = (0.0, 1.0, 3.0)) 
     return Table(["model"] + [f"T = {T}" for T in Ts], [[r[0]] + [f"{v:.1e}" for v in r[1:]] for r in rows])
 
 
-def decay_per_step(model: str | float, T0: int = 50, T1: int = 500) -> float:
-    """The mean factor per step by which ||dh_T/dx_1||_F shrinks from T0 to T1 (models: gradient_norm_at)."""
+def decay_per_step(model: str | float, T0: int = 50, T1: int = 500, cell_path: bool = False) -> float:
+    """The mean factor per step by which ||dh_T/dx_1||_F shrinks from T0 to T1 (models: gradient_norm_at);
+    with `cell_path`, that of an LSTM's cell path alone (cell_path_at)."""
     if not T0 < T1:
         raise ValueError(f"T0 must be below T1, got T0={T0!r}, T1={T1!r}")
-    logs = [math.log(gradient_norm_at(T, model)) for T in (T0, T1)]
+    at = cell_path_at if cell_path else gradient_norm_at
+    logs = [math.log(at(T, model)) for T in (T0, T1)]
     return math.exp((logs[1] - logs[0]) / (T1 - T0))
 
 
@@ -143,10 +155,11 @@ def seed_spread(forget_bias: float, Ts: tuple = (50, 500), seeds: range = range(
 
 def _finish_gradient_axes(ax, title: str) -> None:
     """Log y axis ticked at round decades (1, 1e-50, ...), the line ||.|| = 1, labels, legend."""
-    ax.axhline(1.0, color=COLORS[7], lw=0.6, label=NO_DECAY)
+    ax.axhline(1.0, color=COLORS[7], lw=0.6)
+    ax.text(0.01, 1.0, NO_DECAY, transform=ax.get_yaxis_transform(), va="bottom", fontsize=8, color=COLORS[7])
     log_axis(ax, "y")
     ax.xaxis.set_major_locator(MaxNLocator(6, steps=[1, 2, 5, 10]))  # few tick labels: each costs redraw time
-    ax.set(xlabel="T (steps back)", ylabel="‖∂h_T/∂x_1‖_F", title=title)
+    ax.set(xlabel="sequence length T", ylabel="‖∂h_T/∂x_1‖_F", title=title)
     ax.legend(fontsize=8, loc="lower left")
 
 
@@ -293,14 +306,16 @@ def plot_gradient_flow_biases(biases: tuple = (0.0, 1.0, 3.0)):
     """The two RNNs and the LSTM at several forget biases, T up to 500, on one log axis."""
     steps = curve_steps()
     fig, ax = new_figure(width=6.4, height=3.8)
-    for (name, curve), color in zip(rnn_curves().items(), (COLORS[3], COLORS[1])):
-        finite_or_marked(ax, steps, curve, label=f"{name} (ρ = {rnn_rho(name):.2f})", color=color)
-    for color, bias, (full, cell) in zip(
-        (COLORS[5], COLORS[0], COLORS[2], COLORS[4]), biases, lstm_curves(*biases)
+    for (name, curve), (_, style) in zip(rnn_curves().items(), GRADIENT_FLOW_STYLES):
+        finite_or_marked(ax, steps, curve, label=f"{name} (ρ = {rnn_rho(name):.2f})", **style)
+    for color, marker, bias, (full, cell) in zip(
+        (COLORS[5], COLORS[0], COLORS[2], COLORS[4]), "osDp", biases, lstm_curves(*biases)
     ):
-        finite_or_marked(ax, steps, full, color=color, label=f"LSTM, forget bias {bias:g}")
+        marks = dict(marker=marker, ms=3, markevery=0.1)  # not colour alone
+        finite_or_marked(ax, steps, full, color=color, label=f"LSTM, forget bias {bias:g}", **marks)
         finite_or_marked(ax, steps, cell, color=color, ls=":", lw=1)
-    ax.plot([], [], color=COLORS[7], ls=":", lw=1, label="dotted: LSTM cell path alone, max_j ∏_t f_t[j]")
+    guide = "dotted: LSTM cell path alone, max_j ∏_{t=2..T} f_t[j]"
+    ax.plot([], [], color=COLORS[7], ls=":", lw=1, label=guide)
     _finish_gradient_axes(ax, f"how much of x_1 reaches h_T, at initialisation, d = {D}")
     return fig
 
@@ -314,6 +329,7 @@ def plot_state_size(d: int = D, vocab: int = 8):
         T,
         torch.full_like(T, 2 * d * 32.0),
         color=COLORS[0],
+        ls="--",  # not colour alone
         label=f"LSTM state: 2d = {2 * d} float32 numbers = {2 * d * 32} bits",
     )
     ax.axvline(2 * d * 32 / math.log2(vocab), color=COLORS[7], lw=0.8, ls=":")

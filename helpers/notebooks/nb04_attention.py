@@ -1,6 +1,7 @@
 """Notebook 04: its figures, widgets, constants and exercises."""
 
 import functools
+import itertools
 import math
 
 import torch
@@ -147,8 +148,15 @@ def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor
     return scores.softmax(dim=-1) @ v  # (..., L, d_v)
 
 
+_QKV_TRIALS = itertools.count()  # the trials alternate one batch dim (3-D) and two (4-D)
+
+
 def _qkv() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    return torch.randn(2, 5, 8), torch.randn(2, 7, 8), torch.randn(2, 7, 3)
+    """q (..., L, d_k), k (..., S, d_k), v (..., S, d_v): one or two batch dims (in turn), every size
+    drawn and all different, so that a fixed d_k (sqrt(8)) or a fixed axis (transpose(1, 2)) fails."""
+    n_batch = 1 + next(_QKV_TRIALS) % 2
+    *batch, L, S, d_k, d_v = (2 + torch.randperm(10)[: n_batch + 4]).tolist()  # distinct sizes, 2..11
+    return torch.randn(*batch, L, d_k), torch.randn(*batch, S, d_k), torch.randn(*batch, S, d_v)
 
 
 register_exercise(
@@ -247,8 +255,8 @@ def plot_gradient_vs_distance(N: int = 100, d: int = 32, seed: int = 0):
     """Log-scale ||dy_N / dx_t|| against the distance N - t, the three models side by side."""
     norms = gradient_vs_distance(N, d, seed)
     fig, ax = new_figure(width=6.4, height=3.4)
-    for color, (kind, g) in zip(COLORS, norms.items()):
-        finite_or_marked(ax, range(1, N), g.tolist(), label=kind, color=color)
+    for color, style, (kind, g) in zip(COLORS, ("-", "--", "-."), norms.items()):
+        finite_or_marked(ax, range(1, N), g.tolist(), label=kind, color=color, ls=style)  # not colour alone
     log_axis(ax, "y")
     ax.set(
         xlabel="distance N - t (tokens)",
@@ -260,7 +268,8 @@ def plot_gradient_vs_distance(N: int = 100, d: int = 32, seed: int = 0):
 
 
 def attention_dilution(Ns=(16, 64, 256, 1024, 4096), d: int = 32, seed: int = 0) -> dict[str, list]:
-    """Attention at init: gradient to the first token, mean and total over all earlier tokens, per N."""
+    """Attention at init: ||dy_N/dx_t||_F to the first token, and its mean and sum over the N - 1
+    earlier tokens t < N, per N."""
     f = make_model("attention", d, seed)
     rows = {"N": [], "first": [], "mean": [], "total": []}
     for N in Ns:
@@ -276,19 +285,20 @@ def attention_dilution(Ns=(16, 64, 256, 1024, 4096), d: int = 32, seed: int = 0)
 
 
 def plot_dilution(rows: dict[str, list]):
-    """Log-log: attention's gradient to one token against N, with a 1/N guide."""
+    """Log-log: attention's gradient to one token against N, with a 1/N guide, and the sum over tokens."""
     fig, ax = new_figure(width=6.0, height=3.4)
     N = rows["N"]
-    ax.plot(N, rows["mean"], "o-", color=COLORS[2], label="mean over earlier tokens")
-    ax.plot(N, rows["first"], "s--", color=COLORS[0], label="to the first token $x_1$")
-    ax.plot(N, rows["total"], "^-", color=COLORS[1], label="sum over earlier tokens")
+    norm = r"$\|\partial y_N / \partial x_t\|_F$"
+    ax.plot(N, rows["mean"], "o-", color=COLORS[2], label=f"{norm}, mean over the N - 1 tokens t < N")
+    ax.plot(N, rows["first"], "s--", color=COLORS[0], label=r"$\|\partial y_N / \partial x_1\|_F$")
+    ax.plot(N, rows["total"], "^-", color=COLORS[1], label=f"{norm}, sum over the N - 1 tokens t < N")
     guide = [rows["mean"][0] * N[0] / n for n in N]
     ax.plot(N, guide, ":", color=COLORS[7], label="slope 1/N")
     log_axis(ax, "x", ticks=N)
     log_axis(ax, "y")
     ax.set(
         xlabel="sequence length N (tokens)",
-        ylabel=r"$\|\partial y_N / \partial x_t\|_F$",
+        ylabel="gradient norm (Frobenius)",
         title="Diffuse attention shares one gradient among N tokens",
     )
     ax.legend(fontsize=8)

@@ -108,35 +108,55 @@ def plot_sentence_heads(weights: torch.Tensor, names: list[str], words=SENTENCE)
 HEAD_CHOICES = tuple(h for h in range(1, TOY_D_MODEL + 1) if TOY_D_MODEL % h == 0)
 
 
-WEIGHT_SCALES = (1, 2, 4, 8, 16)  # 1: PyTorch's initialisation
+WEIGHT_SCALES = (1, 2, 4, 8, 16)  # 1: the initialisation itself (nn.Linear's default)
 SHARP_SCALE = 8  # the figure's: W_q, W_k, W_v x 8, so that random maps are visibly sharp
 
 
-def random_heads(n_heads: int, scale: float = SHARP_SCALE, seed: int = 0) -> MultiHeadSelfAttention:
-    """An untrained MultiHeadSelfAttention(16, n_heads): PyTorch's initial weights, in_proj's x `scale`.
+INITS = ("linear", "torch_mha")  # nn.Linear's default (our class's), nn.MultiheadAttention's own
 
-    in_proj holds W_q, W_k and W_v; the same weights for every head count. At scale 1 (PyTorch's
-    initialisation) every map of the toy sentence is almost uniform.
+
+def random_heads(
+    n_heads: int, scale: float = SHARP_SCALE, seed: int = 0, init: str = "linear"
+) -> MultiHeadSelfAttention:
+    """An untrained MultiHeadSelfAttention(16, n_heads), in_proj's weights x `scale`.
+
+    init "linear": the class's own initialisation, nn.Linear's default (weights and biases uniform in
+    +-1/sqrt(16)); "torch_mha": nn.MultiheadAttention's (Xavier-uniform in_proj, zero biases), copied
+    with from_torch. in_proj holds W_q, W_k and W_v; the same weights for every head count. At scale 1
+    (nn.Linear's initialisation) every map of the toy sentence is almost uniform.
     """
     if n_heads not in HEAD_CHOICES:
         raise ValueError(f"n_heads must divide d_model={TOY_D_MODEL}: one of {HEAD_CHOICES}, got {n_heads!r}")
     if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0:
         raise ValueError(f"scale (of the initial in_proj weights) must be a number > 0, got {scale!r}")
+    if init not in INITS:
+        raise ValueError(f"init must be one of {INITS}, got {init!r}")
     with seeded(seed):
-        mha = MultiHeadSelfAttention(TOY_D_MODEL, n_heads)
+        if init == "linear":
+            mha = MultiHeadSelfAttention(TOY_D_MODEL, n_heads)
+        else:
+            torch_layer = nn.MultiheadAttention(TOY_D_MODEL, n_heads, batch_first=True)
+            mha = MultiHeadSelfAttention.from_torch(torch_layer)
     with torch.no_grad():
         mha.in_proj.weight.mul_(scale)
     return mha
 
 
 @functools.cache
-def random_head_maps(n_heads: int, scale: float = SHARP_SCALE, seed: int = 0):
+def random_head_maps(n_heads: int, scale: float = SHARP_SCALE, seed: int = 0, init: str = "linear"):
     """Each head's map of the toy sentence (n_heads, L, L), and its entropy averaged over queries (n_heads,).
 
     Cached: the widget shows 25 of them, each the same every time."""
     with torch.no_grad(), one_thread():
-        _, weights = random_heads(n_heads, scale, seed)(toy_embeddings())  # (1, nh, L, L)
+        _, weights = random_heads(n_heads, scale, seed, init)(toy_embeddings())  # (1, nh, L, L)
     return weights[0], entropy(weights[0]).mean(-1)
+
+
+def mean_head_entropy(
+    n_heads: int, scale: float = SHARP_SCALE, seeds=range(5), init: str = "linear"
+) -> float:
+    """The heads' entropy (mean over queries) averaged over every head and over several seeds."""
+    return torch.cat([random_head_maps(n_heads, scale, seed, init)[1] for seed in seeds]).mean().item()
 
 
 def parameter_count(module: nn.Module) -> int:

@@ -155,8 +155,10 @@ def plot_cost(seq_len: int = 512, batch: int = 32, grid: Grid | None = None):
     fig, (ax_t, ax_f) = new_figure(1, 2, width=10, height=3.6)
     fix_margins(fig, left=0.07, right=0.99, bottom=0.14, top=0.9, wspace=0.22)
     labels = [f"{name}, {dev}" for dev, name in itertools.product(grid.devices, MODELS)]
-    styles = [
-        (style, color) for style in ("-o", "--s")[: len(grid.devices)] for color in COLORS[: len(MODELS)]
+    styles = [  # a line style per device, a marker per model: not told apart by colour alone
+        (line + marker, color)
+        for line in ("-", "--")[: len(grid.devices)]
+        for marker, color in zip("os^", COLORS[: len(MODELS)])
     ]
     for (medians, q1, q3), label, (style, color) in zip(view.times, labels, styles):
         yerr = [[m - a for m, a in zip(medians, q1)], [b - m for m, b in zip(medians, q3)]]
@@ -167,7 +169,7 @@ def plot_cost(seq_len: int = 512, batch: int = 32, grid: Grid | None = None):
         (COLORS[2], "--", "attention: QKᵀ and AV only, 4BN²d"),
     ]
     for ys, (color, ls, label) in zip(view.flops, flop_styles):
-        marks = dict(marker="s", ms=3, markevery=0.1) if label == MODELS[2] else {}  # not colour alone
+        marks = dict(marker="^", ms=3, markevery=0.1) if label == MODELS[2] else {}  # triangles, as at left
         ax_f.plot(view.ns, ys, color=color, ls=ls, label=label, **marks)
     ax_f.axvline(grid.dim, color="gray", ls=":", label=f"N = d = {grid.dim}: N²d = Nd²")
     for ax in (ax_t, ax_f):
@@ -318,14 +320,13 @@ def plot_width_precision(rows: list[dict]) -> Figure:
                 f"{model}, fp32",
                 STYLES[model],
             )
-        color, marker, _ = STYLES[FAST_MHA]
         _line(
             ax,
             pick(rows, dim=dim, dtype="bfloat16", model=FAST_MHA),
             "seq_len",
             "median_ms",
             f"{FAST_MHA}, bf16",
-            (COLORS[2], marker, "-"),
+            (COLORS[2], "*", "-"),  # stars: told apart from fp32's triangles without colour
             lw=2,
         )
         slow = " (a slow path)" if dim == 128 else ""
@@ -338,8 +339,8 @@ def plot_width_precision(rows: list[dict]) -> Figure:
             (COLORS[0], "x", ":"),
         )
         _log_log(ax, xlabel="sequence length N", title=f"d = {dim}, batch 32")
+        ax.legend(fontsize=7)  # each panel its own: only d = 128 has the slow path
     axes[0].set_ylabel("forward + backward (ms)")
-    axes[1].legend(fontsize=7)
     return fig
 
 

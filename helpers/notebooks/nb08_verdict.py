@@ -190,32 +190,67 @@ def layers_to_link(kind: str, distance: int, d: int = 4, max_layers: int = 1024)
 # --- generating one token at position t: the rows the article leaves out ------------------
 
 
-def generation_step(kind: str, t: int, d: int) -> tuple[int, int]:
-    """(FLOPs, numbers of state kept) to produce the token at position t, one layer, counted.
+def _generation(kind: str, t: int, d: int):
+    """(step, state, full) for the token at position t of one layer of `kind`, width d, after t
+    random tokens: `step` computes the output at t from the new token and `state` alone, `state`
+    is what the layer itself keeps from the t tokens before, and `full` is PyTorch's output at t
+    computed from all t + 1 tokens at once, keeping nothing, to compare with `step`.
 
-    recurrent: h_t = tanh(W_xh x_t + W_hh h_{t-1}); the state is h (d numbers).
-    self-attention with a key-value cache: project x_t, attend to t cached keys and values
-    and its own, project out; the state is the cache (2 t d numbers).
+    recurrent: nn.RNN (tanh); its state is h_{t-1} as nn.RNN returns it (d numbers).
+    self-attention: nn.MultiheadAttention with one head; its state is the key-value cache, the
+    keys and values its own input projection gives the t tokens before (2 t d numbers).
     """
     require_positive_int(t, "t (the position)")
     require_positive_int(d, "d (the width)")
-    x = torch.zeros(1, 1, d, device=DEVICE)
+    if kind not in ("recurrent", "self-attention"):
+        raise ValueError(f"kind must be 'recurrent' or 'self-attention', got {kind!r}")
+    with seeded(0):  # the layer and the tokens never move the notebook's random state
+        before, x = torch.randn(1, t, d, device=DEVICE), torch.randn(1, 1, d, device=DEVICE)
+        if kind == "recurrent":
+            layer = nn.RNN(d, d, batch_first=True, device=DEVICE)
+        else:
+            layer = nn.MultiheadAttention(d, 1, batch_first=True, device=DEVICE)
+    everything = torch.cat([before, x], 1)  # (1, t + 1, d)
     if kind == "recurrent":
-        state = torch.zeros(1, d, device=DEVICE)
-        W = torch.zeros(d, d, device=DEVICE)
-        return count_flops(lambda: torch.tanh(x[:, 0] @ W.T + state @ W.T)), state.numel()
-    if kind == "self-attention":
-        cache_k = cache_v = torch.zeros(1, t, d, device=DEVICE)
-        with seeded(0):
-            proj, out = nn.Linear(d, 3 * d, device=DEVICE), nn.Linear(d, d, device=DEVICE)
+        _, h = layer(before)  # (1, 1, d): all nn.RNN keeps of the t tokens
+        W_ih, W_hh, b_ih, b_hh = layer.weight_ih_l0, layer.weight_hh_l0, layer.bias_ih_l0, layer.bias_hh_l0
 
         def step():
-            q, k, v = proj(x).chunk(3, dim=-1)  # (1, 1, d) each
-            keys, values = torch.cat([cache_k, k], 1), torch.cat([cache_v, v], 1)  # (1, t+1, d)
-            return out(scaled_dot_product_attention(q, keys, values)[0])
+            return torch.tanh(x[:, 0] @ W_ih.T + b_ih + h[0] @ W_hh.T + b_hh)  # (1, d)
 
-        return count_flops(step), cache_k.numel() + cache_v.numel()
-    raise ValueError(f"kind must be 'recurrent' or 'self-attention', got {kind!r}")
+        return step, [h], lambda: layer(everything)[0][:, -1]
+    W, b = layer.in_proj_weight, layer.in_proj_bias  # (3d, d), (3d,): q, k, v stacked
+    _, cache_k, cache_v = nn.functional.linear(before, W, b).chunk(3, dim=-1)  # (1, t, d) each
+
+    def step():
+        q, k, v = nn.functional.linear(x, W, b).chunk(3, dim=-1)  # (1, 1, d) each
+        keys, values = torch.cat([cache_k, k], 1), torch.cat([cache_v, v], 1)  # (1, t + 1, d)
+        return layer.out_proj(scaled_dot_product_attention(q, keys, values)[0])[:, 0]  # (1, d)
+
+    causal = torch.ones(t + 1, t + 1, dtype=torch.bool, device=DEVICE).triu(1)  # True: may not attend
+    full = lambda: layer(everything, everything, everything, attn_mask=causal, need_weights=False)[0][:, -1]
+    return step, [cache_k, cache_v], full
+
+
+def generation_step(kind: str, t: int, d: int) -> tuple[int, int]:
+    """(FLOPs, numbers of state kept) to produce the token at position t, one layer, counted.
+
+    recurrent: h_t = tanh(W_ih x_t + W_hh h_{t-1} + b) from nn.RNN's state h_{t-1}.
+    self-attention with a key-value cache: project x_t, attend to the t cached keys and values
+    and its own, project out; the state is the cache that nn.MultiheadAttention's projection
+    gives the t tokens before. `state_suffices` checks that the step needs nothing more.
+    """
+    with torch.no_grad():
+        step, state, _ = _generation(kind, t, d)
+        return count_flops(step), sum(s.numel() for s in state)
+
+
+def state_suffices(kind: str, t: int, d: int, bound: float = 1e-5) -> str:
+    """The step computed from the state alone against PyTorch's layer run on all t + 1 tokens
+    (nn.RNN; nn.MultiheadAttention with a causal mask): max |difference| as a bound, e.g. "< 1e-5"."""
+    with torch.no_grad():
+        step, _, full = _generation(kind, t, d)
+        return within_rounding(step() - full(), bound=bound)
 
 
 GENERATION_FORMULAS = {  # kind -> (FLOPs, numbers kept) for the token at position t, width d
@@ -268,7 +303,9 @@ ALGORITHMS = [  # (the way to compute h_t = a_t h_{t-1} + b_t, who uses it, what
 
 def compare_algorithms(decay: torch.Tensor, b: torch.Tensor, chunk: int = 50) -> list[list]:
     """Each algorithm of ALGORITHMS on the decays it accepts, made from `decay` (N, d), against
-    the loop: [name, used by, a_t must be, longest chain of its autograd graph, max |difference|]."""
+    the loop: [name, used by, a_t must be, longest chain of its autograd graph, max |difference|].
+    The loop is the reference (tests/test_scan.py checks it against the recurrence worked out by
+    hand): its row says so, instead of a difference with itself."""
     N = len(b)
     a_const, a_scalar = decay[0], decay[:, 0]  # (d,): fixed in time; (N,): one number per step
     cases = [
@@ -281,7 +318,8 @@ def compare_algorithms(decay: torch.Tensor, b: torch.Tensor, chunk: int = 50) ->
     for (name, used_by, needs), (a, run) in zip(ALGORITHMS, cases):
         b_ = b.detach().requires_grad_()
         h = run(b_)
-        gap = within_rounding(h - linear_recurrence_loop(a, b), bound=1e-12)
+        reference = linear_recurrence_loop(a, b)
+        gap = "(the reference)" if name == "loop" else within_rounding(h - reference, bound=1e-12)
         rows.append([name.format(chunk=chunk), used_by, needs, graph_depth(h), gap])
     return rows
 
@@ -294,7 +332,7 @@ _LAYER_STYLE = {
     "recurrent (LSTM)": (COLORS[1], "s"),
     "self-attention": (COLORS[2], "D"),
     "convolutional (k=3)": (COLORS[3], "^"),
-    "restricted self-attention (r=16)": (COLORS[4], "v"),
+    "restricted self-attention (r=16)": (COLORS[4], "p"),
 }
 _SHORT = ["RNN", "LSTM", "attention", "conv", "window"]  # LAYERS, in order, for bar labels
 

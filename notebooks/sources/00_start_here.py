@@ -20,7 +20,7 @@
 #
 # In 2017 *Attention Is All You Need* (Vaswani et al. 2017) replaced recurrence with
 # self-attention, and within a few years RNNs and LSTMs had all but vanished from
-# large models. A short article (kept in four languages in this course's sources)
+# large models. A short article, published in Italian, Russian, Persian and Spanish,
 # explains why in five steps. This course teaches that argument **and tests every
 # claim in it** with an experiment you can run and poke at. Where the article is
 # right, you will see it; where it is wrong or too simple, you will see that too.
@@ -105,8 +105,10 @@ ledger.course_map()
 #   downloaded. A laptop CPU is enough; a GPU is used when there is one.
 # * **Notation.** $h_t$ is the hidden state after token $t$, $W_{xh}$ and $W_{hh}$ the
 #   input and recurrent weights, $d$ (or $d_h$) the hidden width. $N$ is the length of a
-#   sequence, as in the article; notebooks 02, 03 and 07, which follow a gradient or a
-#   memory back through time, write $T$ for the number of steps back. $\rho$ is a matrix's spectral radius and $\sigma_{\max}$ its largest singular
+#   sequence, as in the article; notebooks 02 and 07, which follow a gradient or a
+#   memory back through time, write $T$ for the number of steps back, and notebook 03
+#   writes $T$ for the length of the sequence it follows ($x_1$ is $T-1$ steps before
+#   $h_T$). $\rho$ is a matrix's spectral radius and $\sigma_{\max}$ its largest singular
 #   value (notebook 02); $d_k$ is the size of a key (notebook 04).
 #
 # ## Is your machine ready?
@@ -169,7 +171,9 @@ helpers.check("softmax_cold_limit", answer)
 # **And when scores tie?** Write `cold_softmax(scores)`: the limit of
 # $\mathrm{softmax}(s/\tau)$ as $\tau \to 0$, over the last dimension of a tensor of
 # scores. Some rows the check feeds it have a unique maximum, others several scores
-# tied for the largest. Replace `raise NotImplementedError` with your code.
+# tied for the largest, and in some the scores differ by very little, so a softmax at a
+# small but finite temperature is not the limit. Replace `raise NotImplementedError`
+# with your code.
 
 
 # %%

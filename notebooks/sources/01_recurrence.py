@@ -48,7 +48,7 @@ from torch.testing import assert_close
 
 import helpers
 from helpers.notebooks import nb01_recurrence as nb
-from helpers.rnn import rnn_newton, rnn_weights
+from helpers.rnn import rnn_newton, rnn_newton_flops, rnn_weights
 
 helpers.use_style()  # the course's figure style; a returned figure shows as a PNG
 generator = helpers.set_seed(1)
@@ -69,10 +69,10 @@ generator = helpers.set_seed(1)
 # with *two* biases, `bias_ih + bias_hh`, that always appear as a sum: $b$.
 
 # %%
-d_in, d_h, B, T = 3, 4, 2, 5
+d_in, d_h, B, N = 3, 4, 2, 5  # N: the sequence length
 cell = torch.nn.RNNCell(d_in, d_h)
 W_xh, W_hh, b = rnn_weights(cell)  # b = bias_ih + bias_hh
-x = torch.randn(B, T, d_in, generator=generator)
+x = torch.randn(B, N, d_in, generator=generator)
 h0 = torch.zeros(B, d_h)
 print("W_xh", tuple(W_xh.shape), " W_hh", tuple(W_hh.shape), " b", tuple(b.shape), " x", tuple(x.shape))
 
@@ -88,17 +88,17 @@ print(f"one step   vs nn.RNNCell: max |difference| {helpers.within_rounding(ours
 
 # %% [markdown]
 # Then a whole sequence: our loop, `helpers.rnn_forward`, against the fused `nn.RNN` layer given the same
-# weights. `nn.RNN` returns every hidden state, $(B, T, d_h)$, and the last one.
+# weights. `nn.RNN` returns every hidden state, $(B, N, d_h)$, and the last one.
 
 # %%
 layer = torch.nn.RNN(d_in, d_h, batch_first=True)
 with torch.no_grad():  # give nn.RNN the cell's weights
     for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
         getattr(layer, name + "_l0").copy_(getattr(cell, name))
-H, h_T = helpers.rnn_forward(x, W_xh, W_hh, b)
+H, h_N = helpers.rnn_forward(x, W_xh, W_hh, b)
 H_ref, h_ref = layer(x)
 assert_close(H, H_ref)
-print(f"{T} steps    vs nn.RNN:     max |difference| {helpers.within_rounding(H - H_ref)}")
+print(f"{N} steps    vs nn.RNN:     max |difference| {helpers.within_rounding(H - H_ref)}")
 
 # %% [markdown]
 # Both match to within float32 rounding (below $10^{-6}$ on values of size about 1): our equation *is*
@@ -113,11 +113,10 @@ print(f"{T} steps    vs nn.RNN:     max |difference| {helpers.within_rounding(H 
 # computation is the length of its longest chain of operations that must run one after another; no number
 # of processors can finish it faster than that. Computed as written, step after step, its depth is $N$
 # steps for a sequence of $N$ tokens, whatever the hardware (the end of this notebook shows an algorithm that
-# trades depth for extra work). ($N$ is the article's letter for a sequence length; the code
-# cells call the length of their small example `T`. The figure leaves out the bias $b$.)
+# trades depth for extra work). (The figure leaves out the bias $b$.)
 
 # %%
-nb.plot_unrolled_chain(T=6)
+nb.plot_unrolled_chain(N=6)
 
 # %% [markdown]
 # The article's example in numbers: the 100th state. The cell runs PyTorch's own `nn.RNN` (not our code) on
@@ -126,7 +125,7 @@ nb.plot_unrolled_chain(T=6)
 
 # %%
 rnn = torch.nn.RNN(d_in, d_h, batch_first=True)  # PyTorch's RNN, its own weights
-x_100 = torch.randn(1, 100, d_in, generator=generator)  # (B, N, d_in): 100 tokens
+x_100 = torch.randn(1, 100, d_in, generator=generator)  # (1, 100, d_in): 100 tokens
 for t in (1, 2, 99, 100):
     tanhs, chain, matmuls = nb.count_chain(rnn(x_100[:, :t])[1])  # the graph behind h_t
     print(f"h_{t:<3}: {tanhs:3d} tanh calls, all in one chain of {chain:3d}; {matmuls:3d} matmuls")
@@ -143,12 +142,12 @@ for t in (1, 2, 99, 100):
 #
 # Look at the blue row of the figure. The input projection $u_t = W_{xh} x_t + b$ does not involve $h$ at
 # all, so it can be computed for **every** $t$ before the loop starts, in a single matrix multiplication
-# over a $(B, T, d_{in})$ tensor. Only the orange chain, $h_t = \tanh(u_t + W_{hh} h_{t-1})$, is sequential.
+# over a $(B, N, d_{in})$ tensor. Only the orange chain, $h_t = \tanh(u_t + W_{hh} h_{t-1})$, is sequential.
 # `helpers.rnn_forward` is written exactly this way.
 
 # %%
-U_all = x @ W_xh.T + b  # (B, T, d_h): one matmul, all t
-U_steps = torch.stack([x[:, t] @ W_xh.T + b for t in range(T)], dim=1)  # one t at a time
+U_all = x @ W_xh.T + b  # (B, N, d_h): one matmul, all t
+U_steps = torch.stack([x[:, t] @ W_xh.T + b for t in range(N)], dim=1)  # one t at a time
 print("shape:", tuple(U_all.shape), "| equal to the per-step projections:", torch.allclose(U_all, U_steps))
 
 # %% [markdown]
@@ -161,11 +160,12 @@ print("shape:", tuple(U_all.shape), "| equal to the per-step projections:", torc
 # So the claim is about **depth across time**: $N$ dependent steps, each of which must wait for the last.
 
 # %% [markdown]
-# ## Measured: the chain, not the work, sets the time
+# ## Measured: the chain, far more than the work, sets the time
 #
 # A loop over $N$ tokens takes time that grows with $N$, but that proves nothing by itself: a parallel method
 # also does work proportional to $N$. What a dependency changes is whether the work can be *rearranged*.
-# Take $N = 100$ tanh steps of one size (batch $B$, width $d = 32$), computed three ways:
+# Take $N = 100$ tanh steps of one size (batch $B$, width $d = 32$: the next cell prints both settings),
+# computed three ways:
 #
 # 1. **one call**: $y_t = \tanh(u_t + W v_t)$ for every $t$ at once, a $(B, N, d)$ tensor in one go:
 #    allowed because $y_t$ needs no other $y$;
@@ -180,6 +180,7 @@ print("shape:", tuple(U_all.shape), "| equal to the per-step projections:", torc
 # seconds).
 
 # %%
+print(f"N = {nb.N_STEPS} steps of width d = {nb.WIDTH}")  # the settings of the three ways
 nb.count_ways(batches=(1, 64))
 
 # %% [markdown]
@@ -209,9 +210,9 @@ nb.ways_table(ms)
 #   step $t$ cannot start before step $t-1$ has produced $h_{t-1}$.
 # * From $B = 1$ to $B = 64$ the chain does 64 times the FLOPs, and its time per step grew far less (the
 #   cell asserts under 16 times; the table shows the factor on your machine), while one call's time grew
-#   with its work. The chain's time is set by its number of steps times the latency of one step, not by the
-#   work inside a step. Parallel hardware speeds up one call; it cannot run the 100 steps of the chain side
-#   by side.
+#   with its work. The chain's time is set mostly by its number of steps times the latency of one step,
+#   far less by the work inside a step. Parallel hardware speeds up one call; it cannot run the 100 steps of
+#   the chain side by side.
 #
 # On a GPU, one call spreads over thousands of threads while each step of the chain still waits for the one
 # before; notebook 06 measures what that does to an RNN against attention. The figure shows $B = 1$.
@@ -241,10 +242,10 @@ nb.explore_sequential_cost()
 # loop-free version for a short sequence, matched against the loop:
 
 # %%
-a = torch.rand(T, d_h, generator=generator) * 0.5 + 0.5  # decay per step, in (0.5, 1)
-u = torch.randn(T, d_h, generator=generator)
+a = torch.rand(N, d_h, generator=generator) * 0.5 + 0.5  # decay per step, in [0.5, 1)
+u = torch.randn(N, d_h, generator=generator)
 h, loop = torch.zeros(d_h), []
-for t in range(T):  # the sequential way
+for t in range(N):  # the sequential way
     h = a[t] * h + u[t]
     loop.append(h)
 A = torch.cumprod(a, dim=0)  # prod_{r<=t} a_r, a scan
@@ -277,15 +278,20 @@ print("loop-free linear recurrence equals the loop:", torch.allclose(torch.stack
 # $d_h \times d_h$ matrices now), and repeat. After $k$ iterations the first $k$ states are exact, so $N$
 # iterations always give them all; the method pays off when far fewer do. `helpers.rnn.rnn_newton` is that
 # method from scratch. The cell runs it on the 100 tokens above (in float64, so that it can converge far
-# below float32 rounding), checks it against `nn.RNN`, then counts iterations and work as $W_{hh}$ grows.
+# below float32 rounding) and checks it against `nn.RNN` (the difference must stay below $10^{-12}$). Then it
+# prints the work of one iteration at wider $d_h$, and counts iterations and work as $W_{hh}$ grows (scaled
+# by $s$).
 
 # %%
 rnn64, x64 = rnn.double(), x_100.double()  # the same RNN and tokens, in float64
 W_xh64, W_hh64, b64 = rnn_weights(rnn64)
 U64 = x64 @ W_xh64.T + b64  # (1, 100, d_h): the parallel part
 H_newton, changes = rnn_newton(U64, W_hh64)  # no loop over t
-diff = helpers.within_rounding(H_newton - rnn64(x64)[0])
+diff = helpers.within_rounding(H_newton - rnn64(x64)[0], bound=1e-12)  # float64 rounding, not float32's
 print(f"Newton: {len(changes)} iterations; max |difference| from nn.RNN's 100 steps {diff}")
+widths = (4, 64, 512)  # d_h; the loop over 100 steps does 2 * 100 * d_h^2 matmul FLOPs
+ratios = ", ".join(f"d_h = {w}: {rnn_newton_flops(1, 100, w, 1) / (2 * 100 * w**2):.0f}x" for w in widths)
+print(f"one Newton iteration's matmul FLOPs, relative to the whole loop's: {ratios}")
 nb.newton_table(U64, W_hh64, scales=(1, 2, 3))
 
 # %% [markdown]
@@ -297,15 +303,20 @@ nb.newton_table(U64, W_hh64, scales=(1, 2, 3))
 # hardware across time, iteratively and at extra work, and how much it gains depends on the RNN's dynamics
 # (Gonzalez, Warrington, Smith & Linderman 2024 make the method cheaper and more stable).
 #
+# And this RNN is tiny, $d_h = 4$. Each level of the scan composes $d_h \times d_h$ matrices ($2d_h^3$
+# FLOPs per product) where the loop multiplies a vector by $W_{hh}$ ($2d_h^2$ per step), so the price
+# grows roughly in proportion to $d_h$: one iteration alone costs 31 times the whole loop at $d_h = 4$,
+# 374 times at $d_h = 64$ and 2941 times at $d_h = 512$ (the line above the table).
+#
 # ## Verdict
 #
-# **C1 is right about the tanh RNN the article writes down (no exact shortcut, and a measured cost that
-# follows its steps, not its work), and too strong as a statement about recurrence.**
+# **C1 is right about the tanh RNN the article writes down (no exact shortcut is known, and its measured
+# cost follows its steps far more than its work), and too strong as a statement about recurrence.**
 #
 # * True: with the $\tanh$ recurrence, $h_t$ needs $h_{t-1}$; $h_{100}$ is the end of a chain of 100 tanh
 #   steps (99 earlier states, then its own), counted in `nn.RNN`'s graph. Measured, the chain took far
 #   longer than the same FLOPs in one call, and 64 times the work per step changed its time far less than
-#   64 times: its cost is the chain, not the work.
+#   64 times: its cost is mostly the chain, far less the work.
 # * But not everything is sequential: the input projection (and any per-token output layer) is one
 #   matmul for all $t$ (`nn.RNN` computes it so), and each step's matrix product is parallel over batch and
 #   hidden units.
@@ -313,7 +324,8 @@ nb.newton_table(U64, W_hh64, scales=(1, 2, 3))
 #   $O(\log N)$ depth; recurrent models built on linear recurrences (S4 trained as a convolution, Mamba and
 #   minGRU with scans) are why recurrence came back (notebook 08). The tanh recurrence has no known exact
 #   shortcut, but Newton's method computes it in parallel iteratively, at extra work that grows with
-#   $W_{hh}$ (Lim et al. 2024): here 5 iterations and about 150 times the FLOPs, or 13 and 400 times.
+#   $W_{hh}$ (Lim et al. 2024): here ($d_h = 4$) 5 iterations and about 150 times the loop's matmul FLOPs,
+#   or 13 and 400 times, and the price grows roughly in proportion to $d_h$.
 #
 # ## Summary
 #
@@ -323,9 +335,10 @@ nb.newton_table(U64, W_hh64, scales=(1, 2, 3))
 #   100 dependent steps from $h_0$.
 # * $W_{xh}x_t + b$ for all $t$ is one matmul; only $\tanh(u_t + W_{hh}h_{t-1})$ is sequential.
 # * Measured: the same FLOPs take far longer as a chain than as one call, and 64 times the work per step
-#   changes the chain's time far less: its cost is its number of steps.
-# * A linear recurrence has an exact parallel shortcut (a scan); the tanh recurrence has none, only
-#   iterative parallel methods that cost extra work.
+#   changes the chain's time far less: its cost is mostly its number of steps.
+# * A linear recurrence has an exact parallel shortcut (a scan); no exact shortcut is known for the tanh
+#   recurrence, only iterative parallel methods (Newton's, DEER) at extra work: 150 to 400 times the loop's
+#   matmul FLOPs here ($d_h = 4$), growing with $d_h$.
 #
 # ## Exercises
 #
@@ -343,7 +356,8 @@ helpers.check("rnn_step", my_rnn_step)
 
 # %% [markdown]
 # **2. The parallel part.** Write `input_projection(x, W_xh, b)` that returns $W_{xh}x_t + b$ for every
-# $t$ at once: `x` is $(B, T, d_{in})$, the result $(B, T, d_h)$. No loop over $t$.
+# $t$ at once: `x` is $(B, N, d_{in})$, the result $(B, N, d_h)$. No loop over $t$: the check runs your
+# function on two sequence lengths and refuses it if it runs more operations on the longer one.
 
 
 # %%

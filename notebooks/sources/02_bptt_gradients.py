@@ -66,11 +66,11 @@ generator = helpers.set_seed(2)
 # %% [markdown]
 # ## One Jacobian per step
 #
-# Write the step of notebook 01 as $a_k = W_{hh} h_{k-1} + W_{xh} x_k + b$ and $h_k = \tanh(a_k)$. The
+# Write the step of notebook 01 as $z_k = W_{hh} h_{k-1} + W_{xh} x_k + b$ and $h_k = \tanh(z_k)$. The
 # derivative of $h_k$ with respect to $h_{k-1}$ is a $(d \times d)$ matrix ($d = d_h$, the hidden size),
 # the step Jacobian:
 #
-# $$J_k = \frac{\partial h_k}{\partial h_{k-1}} = \mathrm{diag}\big(\tanh'(a_k)\big)\, W_{hh}
+# $$J_k = \frac{\partial h_k}{\partial h_{k-1}} = \mathrm{diag}\big(\tanh'(z_k)\big)\, W_{hh}
 #       = \mathrm{diag}\big(1 - h_k^2\big)\, W_{hh},$$
 #
 # because $\tanh' = 1 - \tanh^2$. Row $i$ of $W_{hh}$ is scaled by how steep unit $i$'s $\tanh$ was. By
@@ -120,7 +120,7 @@ print("product of J_k equals autograd's Jacobian:", torch.allclose(ours, theirs,
 
 # %%
 for rho in (0.9, 1.0, 1.1):
-    norms = nb.gradient_norms(rho, 200, kind="orthogonal", nonlinearity="linear")  # d = 64, (200,)
+    norms = nb.gradient_norms(rho, 200, d=64, kind="orthogonal", nonlinearity="linear")  # (200,)
     # norms[T - 1] is ||dh_T/dh_0||, so norms[49] is T = 50
     print(
         f"rho = {rho}:  T=50: {norms[49]:.2g}  (rho^50 = {rho**50:.2g})    "
@@ -152,7 +152,7 @@ nb.plot_gradient_norm_grid(T=200)
 #
 # A norm bound on each factor bounds the product. With $\|\mathrm{diag}(v)\|_2 = \max_i |v_i|$,
 #
-# $$\|J_k\|_2 \le \max_i |\tanh'(a_{k,i})| \cdot \|W_{hh}\|_2 \le \gamma\,\sigma_{\max}(W_{hh}),
+# $$\|J_k\|_2 \le \max_i |\tanh'(z_{k,i})| \cdot \|W_{hh}\|_2 \le \gamma\,\sigma_{\max}(W_{hh}),
 # \qquad \Big\|\frac{\partial h_T}{\partial h_0}\Big\|_2 \le \big(\gamma\,\sigma_{\max}\big)^T,$$
 #
 # with $\gamma = 1$ for $\tanh$ ($\tfrac14$ for the sigmoid). This is the statement of Pascanu, Mikolov &
@@ -168,6 +168,7 @@ nb.plot_gradient_norm_grid(T=200)
 # matrices ($WW^\top = W^\top W$, e.g. orthogonal or symmetric ones), not for a random Gaussian one:
 
 # %%
+worst = {"linear": 0.0, "tanh": 0.0}  # the largest ||dh_k/dh_0|| / sigma_max^k, k = 1..200
 for rho in (0.9, 1.0, 1.1):
     Wg = nb.recurrent_matrix(rho, kind="gaussian")  # the matrix gradient_norms builds (seed 0)
     norms = nb.gradient_norms(rho, 200, kind="gaussian", nonlinearity="linear")
@@ -176,12 +177,21 @@ for rho in (0.9, 1.0, 1.1):
         f"rho = {rho}: sigma_max = {largest_singular_value(Wg):.2f};  ||W^k|| peaks at {norms.max():.3g} "
         f"(k = {peak}), is {norms[49]:.2g} at k = 50 and {norms[199]:.2g} at k = 200"
     )
+    bound = largest_singular_value(Wg) ** torch.arange(1, 201, dtype=torch.float64)  # gamma = 1
+    for nl in worst:  # the linear RNN, and the tanh RNN driven by unit inputs (the figure's)
+        ratio = nb.gradient_norms(rho, 200, kind="gaussian", nonlinearity=nl) / bound
+        worst[nl] = max(worst[nl], ratio.max().item())
+assert max(worst.values()) <= 1 + 1e-9, "a norm above sigma_max^k: the bound would be broken"
+print(f"largest ||dh_k/dh_0|| / sigma_max^k: linear {worst['linear']:.2f}, tanh {worst['tanh']:.2f}")
 
 # %% [markdown]
 # So a Gaussian $W_{hh}$ with $\rho = 0.9$ has $\sigma_{\max} \approx 1.6$ and the gradient first grows
 # (to about 1.7) before it vanishes; with $\rho = 1.0$, $\sigma_{\max} \approx 1.8$ and it grows to
 # about 2.9 and stays of order one. (The three are one random matrix rescaled, so $\sigma_{\max}/\rho$ is
-# the same for all of them; with $\rho = 1.1$ it explodes as predicted, but faster at first.)
+# the same for all of them; with $\rho = 1.1$ it explodes as predicted, but faster at first.) The last line
+# checks the bound with $\gamma = 1$ on every $k$ from 1 to 200, for the linear RNN and for the $\tanh$ RNN
+# of the figure: no norm exceeds $\sigma_{\max}^k$ (the linear one reaches it at $k = 1$, where
+# $\|W\|_2 = \sigma_{\max}$ by definition).
 #
 # ## The eigenvalue sets the long-run rate of a linear RNN (Gelfand's formula)
 #
@@ -290,10 +300,11 @@ Table(["rho", "input scale", "mean tanh'", "||dh_200/dh_0||", "rho^200", "rate e
 # %% [markdown]
 # * $\rho = 0.9$: with inputs of size 0.01 the mean slope is 1.00 and the $\tanh$ RNN decays at 0.90 per
 #   step, like $\rho^T$; at size 1 the rate drops to 0.57, at size 3 to 0.36: saturation speeds up the decay.
-# * $\rho = 1.1$: the hidden state grows by itself (the zero state is unstable), so even inputs of size
-#   0.01 end up saturated: the gradient grows while the state is small (about $10^{2}$ at $T = 200$, far
-#   below $1.1^{200} \approx 2\times10^{8}$), then its rate settles near 1.01. Larger inputs saturate
-#   sooner and the gradient vanishes.
+# * $\rho = 1.1$: the zero state is unstable, so even with inputs of size 0.01 the hidden state grows by
+#   itself, until the $\tanh$ bends enough (a mean slope of 0.92) to hold the gradient's rate near 1.01 per
+#   step: the gradient still grows, slowly (about $10^{2}$ at $T = 200$, far below
+#   $1.1^{200} \approx 2\times10^{8}$). Larger inputs bend the $\tanh$ further (mean slope 0.88 at size
+#   0.1, 0.52 at size 1) and the gradient vanishes.
 #
 # Here is the picture for one spectral radius, with $\rho^T$ as a wide grey band for reference (the linear
 # orthogonal curve lies exactly on it):
@@ -383,7 +394,7 @@ print(
 # %% [markdown]
 # The first input moves the loss about $3\times10^{-27}$ times as much as the last one. What training uses
 # is the gradient of the *weights*. $W_{hh}$ acts at every step, so $\partial L/\partial W_{hh}$ is a sum of
-# one term per step, $\sum_k \delta_k h_{k-1}^\top$ with $\delta_k = \partial L/\partial a_k$
+# one term per step, $\sum_k \delta_k h_{k-1}^\top$ with $\delta_k = \partial L/\partial z_k$
 # (`jacobians.weight_gradient_by_step`; the terms must add up to autograd's gradient). The terms of the
 # first 10 steps carry what the early inputs can teach the weights. How much of the sum are they, and does
 # adding them to the other 90 change the sum at all?

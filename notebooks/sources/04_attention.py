@@ -258,10 +258,12 @@ steps = [
     helpers.scaled_dot_product_attention(x[:, t : t + 1], x[:, : t + 1], x[:, : t + 1])[0] for t in range(L)
 ]  # query t sees keys 0..t only
 one_by_one = torch.cat(steps, dim=1)  # (1, L, 8)
-print(f"max |all at once - one by one| {helpers.within_rounding(all_at_once - one_by_one)}")
+pytorch = F.scaled_dot_product_attention(x, x, x, is_causal=True)  # independent of our helpers
+print(f"max |all at once - one by one|  {helpers.within_rounding(all_at_once - one_by_one)}")
+print(f"max |one by one - PyTorch's SDPA| {helpers.within_rounding(one_by_one - pytorch)} (is_causal=True)")
 
 # %% [markdown]
-# They agree. But when generating, token $t+1$ *is* the model's output at step $t$, so step
+# They agree, with each other and with PyTorch's causal attention. But when generating, token $t+1$ *is* the model's output at step $t$, so step
 # $t+1$ cannot start before step $t$ ends: $N$ new tokens still take $N$ sequential steps,
 # exactly like an RNN (each step is cheaper with a cache of past keys and values, but there
 # are still $N$ of them). **C4 holds for training and for reading a prompt, not for
@@ -317,17 +319,17 @@ print(f"the RNN's W_hh at this initialisation: spectral radius rho = {nb.rnn_spe
 
 # %%
 rows = nb.attention_dilution(Ns=(16, 64, 256, 1024, 4096), d=32)
-print("     N   to x_1    mean over t   sum over t")
+print("     N   to x_1    mean over t < N   sum over t < N")
 for N, first, mean, total in zip(rows["N"], rows["first"], rows["mean"], rows["total"]):
-    print(f"{N:6d}   {first:.1e}   {mean:.1e}       {total:.2f}")
+    print(f"{N:6d}   {first:.1e}   {mean:.1e}           {total:.2f}")
 
 # %%
 nb.plot_dilution(rows)
 
 # %% [markdown]
-# The mean gradient to one token falls by about 4 each time $N$ grows 4-fold (from about
-# 1e-1 at $N = 16$ to about 5e-4 at $N = 4096$), right on the $1/N$ guide, while the sum
-# over all tokens stays near 2. The gradient to one particular token, $x_1$, fluctuates
+# The mean gradient to one earlier token (over the $N - 1$ tokens $t < N$) falls by about 4
+# each time $N$ grows 4-fold (from about 1e-1 at $N = 16$ to about 5e-4 at $N = 4096$), right
+# on the $1/N$ guide, while the sum over those $N - 1$ tokens stays near 2. The gradient to one particular token, $x_1$, fluctuates
 # around the same line because its weight $a_{N1}$ is random. At a million tokens the share
 # of one token would be about a million times smaller than the whole.
 #
@@ -371,7 +373,8 @@ nb.plot_dilution(rows)
 # ## Exercises
 #
 # **1. Write attention.** Complete `my_attention` (no mask), then run the cell. The check
-# compares it with the reference on random inputs of several shapes.
+# compares it with the reference on random inputs of several shapes: one or two batch
+# dimensions, and a different $d_k$ each time.
 
 
 # %%

@@ -215,31 +215,38 @@ for h in nb.HEAD_CHOICES:
     print(f"{h:2d} heads x d_k = {16 // h:2d}: {nb.parameter_count(layer)} parameters")
 
 # %% [markdown]
-# What do *untrained* heads look like? We take PyTorch's initial weights for
-# $W_q, W_k, W_v$ (`in_proj`), multiplied by a factor, and measure how sharp each head's map
+# What do *untrained* heads look like? We take `helpers.MultiHeadSelfAttention` as initialised,
+# which is `nn.Linear`'s default (weights and biases uniform in $\pm 1/\sqrt{d_{\text{model}}}$;
+# `nn.MultiheadAttention` initialises its own layer differently: Xavier weights, zero biases),
+# multiply $W_q, W_k, W_v$ (`in_proj`) by a factor, and measure how sharp each head's map
 # of the toy sentence is by its entropy, averaged over the 6 queries: $\ln 6 = 1.79$ nats
-# for uniform attention, 0 when every word attends to one word. With the factor 1 (PyTorch's
-# initialisation) and with the factor 8:
+# for uniform attention, 0 when every word attends to one word. With the factor 1 and with the
+# factor 8, for seed 0 (the figure's); then, at factor 8, averaged over five seeds, for
+# `nn.Linear`'s initialisation and for `nn.MultiheadAttention`'s:
 
 # %%
-rows = []
+rows, flat = [], 0.0
 for h in nb.HEAD_CHOICES:
     H_init, H_sharp = (nb.random_head_maps(h, scale)[1] for scale in (1, nb.SHARP_SCALE))  # (h,) each
     rows.append([h, 16 // h, f"{H_init.mean():.2f}", f"{H_sharp.mean():.2f}"])
     rows[-1].append(f"{H_sharp.min():.2f} to {H_sharp.max():.2f}")
+    rows[-1] += [f"{nb.mean_head_entropy(h, init=init):.2f}" for init in nb.INITS]  # seeds 0-4
+    flat = max(flat, (nb.random_head_maps(h, 1)[0] - 1 / 6).abs().max().item())  # factor 1: uniform?
+print(f"factor 1, seed 0: every weight of every map is within {flat:.3f} of 1/6")
 header = [
     "heads",
     "d_k",
-    "entropy, init",
+    "entropy, × 1",
     f"entropy, × {nb.SHARP_SCALE}",
     f"range over heads, × {nb.SHARP_SCALE}",
 ]
+header += [f"× {nb.SHARP_SCALE}, 5 seeds", f"× {nb.SHARP_SCALE}, 5 seeds, MHA's init"]
 Table(header, rows)
 
 # %% [markdown]
-# At PyTorch's initialisation every map of this sentence is uniform to two decimals (1.79 =
-# $\ln 6$): the initial weights are small, so the scores are nearly equal (notebook 04's
-# diffuse attention). So the maps below are drawn with the initial in_proj weights
+# At factor 1 every map's entropy equals $\ln 6 = 1.79$ to two decimals, and every weight is
+# within 0.03 of $1/6$ (printed above): the initial weights are small, so the scores are nearly
+# equal (notebook 04's diffuse attention). So the maps below are drawn with the initial in_proj weights
 # **multiplied by 8**, only to make the random maps visibly sharp; the layer is still untrained,
 # its patterns mean nothing, and training is what makes heads specialise. Same colours as
 # above (dark 0, yellow 1); the title gives the heads' entropies, lowest to highest, and their mean:
@@ -249,11 +256,15 @@ nb.plot_heads(n_heads=4, scale=nb.SHARP_SCALE)
 
 # %% [markdown]
 # Choose the number of **heads** (only divisors of $d_{\text{model}} = 16$) and the factor on
-# the initial weights (1 is PyTorch's initialisation). Three things to see, all in the table
-# above: at factor 1 every map is flat, whatever the number of heads; at factor 8, more
-# heads, each narrower, are about as sharp *on average* (between 0.88 and 1.11 nats: each
-# head divides its scores by its own $\sqrt{d_k}$), but they differ more from one another
-# (16 heads range from 0.57 to 1.40); and, as printed above, the parameters stay at 1088.
+# the initial weights (1 is `nn.Linear`'s default initialisation, as our class uses). Four
+# things to see, all in the table above: at factor 1 every map is flat, whatever the number
+# of heads; at factor 8, narrower heads differ more from one another (for seed 0, 2 heads range
+# from 0.81 to 0.94 nats, 16 heads from 0.57 to 1.40); *on average* over five seeds, with this
+# initialisation, the sharpness changes little up to 4 heads and falls a little at 8 and 16
+# (0.92 to 1.11 nats), while with `nn.MultiheadAttention`'s initialisation the maps are sharper
+# and blur steadily as heads multiply (0.52 to 0.89 nats): how sharp untrained heads are
+# depends on the initialisation, not only on their number; and, as printed above, the
+# parameters stay at 1088.
 
 # %%
 nb.explore_heads()

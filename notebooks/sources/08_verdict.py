@@ -111,9 +111,11 @@ nb.plot_flops(Ns, flops, d)
 # $\mathcal{O}(N^2 d + N d^2)$, because it also projects every token. Against a tanh RNN it does $N/d + 2$ times
 # the work: 2.25 times at $N = 16$ and 18 times at $N = 1024$ for $d = 64$. Against an LSTM, whose four gates
 # cost four times as much, attention is *cheaper* while $N < 2d$ (0.5625 times at $N = 16$, 0.75 at $N = 64$)
-# and dearer beyond (4.5 times at $N = 1024$). That is Vaswani et al.'s own argument: for sentences shorter
-# than the model width, attention costs less. For long sequences it costs more, and what it buys is a
-# different *shape* of work.
+# and dearer beyond (4.5 times at $N = 1024$). Vaswani et al. argue from the leading terms: self-attention is
+# faster than a recurrent layer when the sentence length $n$ is smaller than the width $d$, as it most often
+# was in the machine translation of 2017. The exact counts give $N < 2d$ against an LSTM, and never against a
+# tanh RNN ($N/d + 2 > 2$). For long sequences attention costs more, and what it buys is a different *shape* of
+# work.
 
 # %% [markdown]
 # ## Dependent steps: the shape of the work
@@ -223,6 +225,11 @@ assert long_range["attention + positions"] > 0.5 and long_range["LSTM, forget bi
 #   $d$ numbers;
 # * self-attention with a key-value cache: project the new token, attend to all $t$ earlier keys and values:
 #   $\mathcal{O}(d^2 + t\,d)$; the state is the cache, $2\,t\,d$ numbers, growing with every token.
+#
+# `nb.generation_step` takes each state from a PyTorch layer run on $t$ earlier tokens (the last $h$ of
+# `nn.RNN`; the keys and values that `nn.MultiheadAttention`'s own projection gives them), counts the step's
+# FLOPs with `FlopCounterMode`, and counts the state's numbers. The last lines check that the state is enough:
+# the step computed from it alone gives the output that the same PyTorch layer computes from all $t + 1$ tokens.
 
 # %%
 for t in (16, 256, 4096):
@@ -233,6 +240,11 @@ for t in (16, 256, 4096):
     )
     assert (f_rnn, s_rnn) == nb.GENERATION_FORMULAS["recurrent"](t, d)  # 4 d^2 FLOPs, d numbers
     assert (f_att, s_att) == nb.GENERATION_FORMULAS["self-attention"](t, d)  # 8 d^2 + 4 (t+1) d, 2 t d
+for kind, layer in (("recurrent", "nn.RNN"), ("self-attention", "nn.MultiheadAttention (causal mask)")):
+    gap = nb.state_suffices(kind, 4096, d)
+    print(
+        f"t = 4096, {kind}: step from the state alone vs {layer} on all 4097 tokens: max |difference| {gap}"
+    )
 
 # %%
 nb.plot_generation([16, 64, 256, 1024, 4096], d)
@@ -300,19 +312,19 @@ Table(
 f_rnn, s_rnn = nb.generation_step("recurrent", 4096, d)
 f_att, s_att = nb.generation_step("self-attention", 4096, d)
 assert f_att > 10 * f_rnn and s_att > 1000 * s_rnn  # the two rows that favour recurrence
+recall = f"accuracy {long_range['LSTM, forget bias +3']:.2f} vs {long_range['attention + positions']:.2f}"
 Table(
     ["", "recurrent (RNN / LSTM)", "self-attention (Transformer)", "measured here"],
     [
         ["parallel over time (training)", "no: O(N) chain", "yes: O(1) chain", "chain lengths above"],
-        ["time on one CPU thread, B=32 N=512 d=128", "faster", "slower", "the timing above"],
-        [
-            "recall after T=100, short budget",
-            "near chance",
-            "solved (with positions)",
-            f"accuracy {long_range['LSTM, forget bias +3']:.2f} vs {long_range['attention + positions']:.2f}",
-        ],
-        ["cost per generated token", "O(d²)", "O(d² + N d)", f"{f_rnn:,} vs {f_att:,} FLOPs at t=4096"],
-        ["state kept while generating", "O(d)", "O(N d)", f"{s_rnn} vs {s_att:,} numbers at t=4096"],
+        ["time on one CPU thread, B=32 N=512 d=128", "faster (nn.RNN, tanh)"]
+        + ["slower (nn.MultiheadAttention)", "the timing above"],
+        ["recall after T=100, short budget", "near chance (LSTM, forget bias +3)"]
+        + ["solved (attention + positions)", recall],
+        ["cost per generated token", "O(d²)", "O(d² + N d)"]
+        + [f"{f_rnn:,} (tanh RNN) vs {f_att:,} FLOPs at t=4096"],
+        ["state kept while generating", "O(d)", "O(N d)"]
+        + [f"{s_rnn} (tanh RNN) vs {s_att:,} numbers at t=4096"],
     ],
 )
 
@@ -339,8 +351,8 @@ ledger.claims_ledger()
 # | C3 LSTMs still forget | mostly right | [03](03_lstm_gating.ipynb): $\partial c_T/\partial c_0 = \prod f_t$ and its dependence on the forget bias; [07](07_long_range_memory.ipynb): the accuracy-vs-delay figure (bias $+3$ learns $T = 30$, not $T = 100$). "A few hundred tokens" is Khandelwal et al. (2018)'s measurement on language models, not ours. |
 # | C4 every token sees every other at once | true in training and encoding, not in generation | [04](04_attention.ipynb): one matrix product computes all $L \times L$ scores; generating one position at a time gives the same outputs, but each new token waits for the last (and the generation rows above). |
 # | C5 $\mathcal{O}(1)$ path fixes long context | wrong as stated | [04](04_attention.ipynb): gradient vs distance and its dilution with $N$; [07](07_long_range_memory.ipynb): attention recalls at $T = 100$ only with positions. Here: $\mathcal{O}(N^2)$ work and an $\mathcal{O}(N d)$ cache. |
-# | C6 positions are needed | true without a causal mask | [05](05_multihead_positions.ipynb): permutation equivariance without encoding, broken by the encoding or by a causal mask; [07](07_long_range_memory.ipynb): attention without positions stuck at the order-blind ceiling. |
-# | C7 the timing snippet | not on a CPU at batch 32; on a GPU, at the article's sizes, only against the Python loop | [06](06_parallelism_cost.ipynb): the snippet as written, then proper measurements, and an H200's: attention beats the loop, not cuDNN's `nn.RNN` at B = 32, d = 128, fp32; it wins at batch 1 with long $N$, and in wide layers in bf16. Here: one timing on one thread. |
+# | C6 positions are needed | true without a causal mask | [05](05_multihead_positions.ipynb): permutation equivariance without encoding, broken by the encoding or by a causal mask; [07](07_long_range_memory.ipynb): attention without positions bounded by the order-blind ceiling (near it at $T = 10$ and $30$). |
+# | C7 the timing snippet | not on a CPU at batch 32; on a GPU, at the article's sizes, only against the Python loop | [06](06_parallelism_cost.ipynb): the snippet as written, then proper measurements, and an H200's: attention beats the loop, not cuDNN's `nn.RNN` at B = 32, d = 128, fp32; it wins at batch 1 with long $N$, and in wide layers in bf16 (both together). Here: one timing on one thread. |
 # | C8 the table | right but incomplete | this notebook: the counted FLOPs, chain lengths, layers linking distant tokens, and the generation rows. |
 
 # %% [markdown]
@@ -416,8 +428,8 @@ Table(
 )
 
 # %% [markdown]
-# All four give the loop's $h$ to float64 rounding. The loop's chain is 2,002 operations long, the scan's 42,
-# the chunks' 64 (20 chunks, each one matrix product), and the convolution's 6, because an FFT counts as one
+# The other three give the loop's $h$ to float64 rounding. The loop's chain is 2,002 operations long, the
+# scan's 42, the chunks' 64 (20 chunks, each one matrix product), and the convolution's 6, because an FFT counts as one
 # operator here (inside, it is $\log_2 N$ levels deep). Who uses which:
 #
 # * **S4** (Gu, Goel & Ré 2022): a linear state-space layer whose state matrix is structured (diagonal plus low
@@ -471,17 +483,22 @@ print(
 # counted. But the table hides that for long sequences attention does more work ($N/d + 2$ times a tanh
 # RNN's, more than an LSTM's once $N > 2d$), that its speed-up needs parallel hardware and enough work per step
 # to fill it (on one CPU thread attention was slower; on an H200 it lost to cuDNN's `nn.RNN` at batch 32,
-# $d = 128$, fp32, and won at batch 1 with long sequences, and in wide layers in bfloat16), and it omits the two
-# rows that favour recurrence: $\mathcal{O}(d^2)$ per generated token and $\mathcal{O}(d)$ state, against
-# $\mathcal{O}(d^2 + N d)$ and $\mathcal{O}(N d)$. "Long-range dependencies: poor vs excellent" holds in a
-# small training budget on a task with one sharp target, with positional encoding; it is not a law.
+# $d = 128$, fp32, and won at batch 1 with long sequences, and in wide layers in bfloat16, both together), and
+# it omits the two rows that favour recurrence: $\mathcal{O}(d^2)$ per generated token and $\mathcal{O}(d)$
+# state, against $\mathcal{O}(d^2 + N d)$ and $\mathcal{O}(N d)$. "Long-range dependencies: poor vs excellent"
+# holds in a small training budget on a task with one sharp target, with positional encoding; it is not a law.
 #
 # **The conclusion** ("LLMs would have been computationally impossible to train with recurrent
 # architectures") overreaches: a *nonlinear* recurrence has no exact shortcut across time (iterative
-# solvers parallelise it at several times the work, Lim et al. 2024, notebook 01), but a linear, element-wise one keeps every $d \times d$ product out of its chain, and runs as a scan, a convolution, in
-# chunks, or as a cheap serial loop. Models built on such recurrences are trained at large scale today (RWKV,
-# Peng et al. 2023; Mamba, Gu & Dao 2023), at a price in expressivity (Merrill et al. 2024). The Transformer won
-# because it used the hardware of 2017 well, not because recurrence is impossible.
+# solvers parallelise it at several times the work, Lim et al. 2024, notebook 01), but a linear, element-wise
+# one keeps every $d \times d$ product out of its chain, and runs as a scan, a convolution, in chunks, or as a
+# cheap serial loop. Models built on such recurrences are trained at large scale today (RWKV,
+# Peng et al. 2023; Mamba, Gu & Dao 2023), at a price in expressivity (Merrill et al. 2024). So recurrence is
+# not impossible. Why the Transformer won in 2017 is a question of history that this course does not measure:
+# Vaswani et al. trained on eight NVIDIA P100 GPUs (their section 5.2), not on the H200 of notebook 06. The
+# counts here are consistent with their own argument: for sentences shorter than twice the width, attention
+# does less arithmetic than an LSTM ($N < 2d$), and none of it waits on the previous token. That is a reading of
+# the counts, not a measurement of 2017's hardware.
 
 # %% [markdown]
 # ## Summary
@@ -550,6 +567,8 @@ helpers.check("scan_steps_1000", answer)
 #   Mellon University.
 # * Martin, E. & Cundy, C. (2018). Parallelizing linear recurrent neural nets over sequence length. *ICLR*.
 #   arXiv:1709.04057.
+# * Lim, Y. H., Zhu, Q., Selfridge, J. & Kasim, M. F. (2024). Parallelizing non-linear sequential models over the
+#   sequence length. *ICLR*. arXiv:2309.12252.
 # * Gu, A., Goel, K. & Ré, C. (2022). Efficiently modeling long sequences with structured state spaces.
 #   *ICLR*. arXiv:2111.00396.
 # * Gu, A. & Dao, T. (2023). Mamba: linear-time sequence modeling with selective state spaces. arXiv:2312.00752.

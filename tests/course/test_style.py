@@ -50,12 +50,27 @@ def test_a_figure_is_described_by_its_own_labels_and_finding():
 
     fig, (left, right) = new_figure(1, 2)
     left.plot([1, 2], [1, 10], label="rho = 0.9")
-    left.plot([1, 2], [1, 5], label="rho = 1.1")
+    left.plot([1, 2], [1, 5], "--o", label="rho = 1.1")
     left.set(yscale="log", xlabel="steps back T", ylabel=r"$\|\partial h_T/\partial h_0\|$", title="linear")
     left.legend()
     right.bar(["a", "b"], [0.2, 0.8])
     right.set(xlabel="score", ylabel="probability")
     text = describe(finding(fig, "The norm grows for rho > 1."))
     assert text.startswith("Figure with 2 panels. linear: lines of ‖∂h_T/∂h_0‖ (log scale) against steps")
-    assert "(2 shown: rho = 0.9; rho = 1.1)" in text and "bars of probability against score" in text
+    assert "(2 shown: rho = 0.9 [solid line]; rho = 1.1 [dashed line, circles])" in text
+    assert "bars of probability against score" in text
     assert text.endswith("The norm grows for rho > 1.")
+
+
+def test_colour_only_names_the_entries_that_look_alike():
+    from helpers.course.style import colour_only, new_figure
+
+    _, ax = new_figure()
+    ax.plot([1, 2], [1, 2], label="RNN")
+    ax.plot([1, 2], [2, 3], label="LSTM")
+    ax.plot([1, 2], [3, 4], ":", label="attention")
+    ax.legend()
+    assert colour_only(ax) == ["RNN [solid line]", "LSTM [solid line]"]
+    ax.get_lines()[1].set_marker("s")
+    ax.legend()
+    assert colour_only(ax) == []

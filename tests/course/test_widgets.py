@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 import helpers  # noqa: F401  (registers every explorer)
+from helpers.course.style import colour_only
 from helpers.course.widgets import Explorer, _reuse_layout, choice, explorers, sample_values, slider
 
 EXPLORERS = explorers()
@@ -25,7 +26,7 @@ def test_every_control_redraws_something_different(name):
     assert explorer.error is None, explorer.error
     assert explorer.output.outputs, "the first figure is drawn at once"
     for label, control in explorer.controls.items():
-        assert control.description, f"{name}: control {label!r} has no label"
+        assert explorer.fields[label].description, f"{name}: control {label!r} has no label"
         before, count = drawing(explorer), explorer.redraws
         for value in sample_values(control):
             control.value = value
@@ -99,13 +100,16 @@ def test_choice_slides_over_its_options_and_redraws_on_release():
 
 
 @pytest.mark.parametrize("name", sorted(EXPLORERS))
-def test_labelled_lines_differ_by_more_than_colour(name):
-    """Colour-blind readers: two labelled lines of one axes never share line style, marker and width."""
-    for ax in EXPLORERS[name]().result.axes:
-        lines = [line for line in ax.get_lines() if not line.get_label().startswith("_")]
-        looks = [(line.get_linestyle(), line.get_marker(), line.get_linewidth()) for line in lines]
-        same = [line.get_label() for line, look in zip(lines, looks) if looks.count(look) > 1]
-        assert not same, f"{name}, {ax.get_title()!r}: only colour tells apart {same}"
+def test_legend_entries_differ_by_more_than_colour(name):
+    """Colour-blind readers: no two legend entries of one axes look alike apart from colour
+    (line style, marker, width; bars; shaded areas), at any value of the controls."""
+    explorer = EXPLORERS[name]()
+    for control in explorer.controls.values():
+        for value in [control.value, *sample_values(control)[:1]]:
+            control.value = value
+            for ax in explorer.result.axes:
+                same = colour_only(ax)
+                assert not same, f"{name}, {ax.get_title()!r}: only colour tells apart {same}"
 
 
 def test_a_control_outside_the_background_redraws_only_the_moving_artists():
@@ -121,3 +125,21 @@ def test_a_control_outside_the_background_redraws_only_the_moving_artists():
 def test_background_must_name_controls():
     with pytest.raises(ValueError, match="background names controls that demo lacks"):
         Explorer(lambda x: f"x = {x}", {"x": slider("x", 0, 5, 1, 1)}, name="demo", background=("y",))
+
+
+def test_each_control_has_a_labelled_field_that_moves_it():
+    """A screen reader names the field (ipywidgets ties its label to an input or a select, not to a
+    slider's handle); typing a value there moves the slider and redraws."""
+    explorer = helpers.notebooks.nb02_bptt_gradients.explore_gradient_norms()
+    rho, field = explorer.controls["rho"], explorer.fields["rho"]
+    assert isinstance(field, ipw.BoundedFloatText) and field.description == "spectral radius ρ"
+    assert rho.description == "" and not rho.readout  # the field names it and shows its value
+    count = explorer.redraws
+    field.value = 1.2
+    assert rho.value == 1.2 and explorer.redraws == count + 1
+    assert "1.20" in explorer.result.axes[0].get_title()
+    rho.value = 0.8
+    assert field.value == 0.8
+    scale = explorer.fields["input_scale"]
+    assert isinstance(scale, ipw.Dropdown)
+    assert list(scale.options) == list(explorer.controls["input_scale"].options)

@@ -67,8 +67,27 @@ def test_plausible_wrong_answers_to_the_ties_exercise_are_refused(capsys, wrong)
 
 def test_the_ties_exercise_accepts_right_answers(capsys):
     assert "correct!" in run(capsys, "cold_softmax", nb00.cold_softmax)
-    frozen = lambda s: (s / 1e-4).softmax(-1)  # numerically the limit: the scores differ by 1 or more
-    assert "correct!" in run(capsys, "cold_softmax", frozen)
+
+    def by_counting(s):  # another right answer: 1 on the maxima, divided by how many there are
+        top = torch.where(s == s.max(-1, keepdim=True).values, 1.0, 0.0)
+        return top / top.sum(-1, keepdim=True)
+
+    assert "correct!" in run(capsys, "cold_softmax", by_counting)
+
+
+@pytest.mark.parametrize("tau", [1.0, 0.07, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7])
+def test_a_softmax_at_a_small_finite_temperature_is_refused(capsys, tau):
+    """Not the limit: the check's scores differ by as little as TINY_GAP, so softmax(s / tau) is far
+    from 1/k on the tied maxima and 0 elsewhere unless tau is far below it."""
+    out = run(capsys, "cold_softmax", lambda s: (s / tau).softmax(-1))
+    assert "[cold_softmax] not yet: " in out and "correct" not in out, out
+
+
+def test_the_check_feeds_scores_that_differ_by_tiny_gaps():
+    with seeded(0):
+        (scores,) = nb00._scores_with_ties()
+    gaps = (scores[:, :, None] - scores[:, None, :]).abs()
+    assert gaps[gaps > 0].min().item() == pytest.approx(nb00.TINY_GAP, rel=1e-3)
 
 
 @pytest.mark.parametrize("answer, verdict", [(1.0, "correct!"), (1 / 3, "not right"), (0.5, "not right")])

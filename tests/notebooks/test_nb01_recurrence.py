@@ -1,11 +1,14 @@
 """Notebook 01's module: the unrolled chain, the chain counter, the three ways timed, the batch widget,
-Newton's table."""
+Newton's table, the input projection's rule (no loop over t)."""
 
 import pytest
 import torch
+import torch.nn.functional as F
 from torch.testing import assert_close
 
+import helpers
 from conftest import ATOL
+from helpers.course.exercises import passes
 from helpers.measure import count_flops
 from helpers.notebooks import nb01_recurrence as nb01
 
@@ -54,8 +57,56 @@ def test_newton_table_counts_more_iterations_as_w_hh_grows(g):
     assert int(fast) < 10 and int(fast) < int(slow) <= 31  # N + 1 iterations always suffice
 
 
+def test_newton_table_names_the_scale_of_w_hh(g):
+    W_hh = 0.3 * torch.randn(4, 4, generator=g, dtype=torch.float64)
+    U = torch.randn(1, 8, 4, generator=g, dtype=torch.float64)
+    assert repr(nb01.newton_table(U, W_hh, scales=(1,))).startswith("scale s of W_hh")
+
+
+LOOP_FREE = {
+    "x @ W.T + b": lambda x, W, b: x @ W.T + b,
+    "F.linear": lambda x, W, b: F.linear(x, W, b),
+    "einsum": lambda x, W, b: torch.einsum("bni,hi->bnh", x, W) + b,
+    "broadcast, no matmul": lambda x, W, b: (x[..., None, :] * W).sum(-1) + b,
+}
+LOOPS = {  # right values, but one t at a time
+    "stack of steps": lambda x, W, b: torch.stack([x[:, t] @ W.T + b for t in range(x.shape[1])], 1),
+    "cat of steps": lambda x, W, b: torch.cat([x[:, t : t + 1] @ W.T + b for t in range(x.shape[1])], 1),
+    "written into a tensor": lambda x, W, b: _filled(x, W, b),
+    "detached steps": lambda x, W, b: torch.stack([x[:, t] @ W.T + b for t in range(x.shape[1])], 1).detach(),
+}
+
+
+def _filled(x, W, b):
+    out = torch.zeros(*x.shape[:2], W.shape[0])
+    for t in range(x.shape[1]):
+        out[:, t] = x[:, t] @ W.T + b
+    return out
+
+
+@pytest.mark.parametrize("name", LOOP_FREE)
+def test_the_input_projection_accepts_loop_free_answers(name):
+    assert passes("input_projection", LOOP_FREE[name])
+
+
+@pytest.mark.parametrize("name", LOOPS)
+def test_the_input_projection_refuses_a_loop_over_t(capsys, name):
+    """The values are right (the first check passes them); only the rule refuses them."""
+    x, W, b = torch.randn(2, 5, 3), torch.randn(4, 3), torch.randn(4)
+    assert_close(LOOPS[name](x, W, b), x @ W.T + b)
+    assert not passes("input_projection", LOOPS[name])
+    helpers.check("input_projection", LOOPS[name])
+    out = capsys.readouterr().out
+    assert "[input_projection] not yet: " in out and "Hint: " in out and "correct" not in out, out
+
+
+def test_the_rule_counts_more_operations_for_a_longer_loop(capsys):
+    helpers.check("input_projection", LOOPS["stack of steps"])
+    assert "on a sequence of 3 steps and" in capsys.readouterr().out
+
+
 def test_unrolled_chain_draws_one_hidden_state_per_step():
-    fig = nb01.plot_unrolled_chain(T=4)
+    fig = nb01.plot_unrolled_chain(N=4)
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert "$h_{4}$" in texts and "$h_{5}$" not in texts and "4 steps" in texts
 
@@ -68,7 +119,7 @@ def test_unrolled_chain_draws_one_hidden_state_per_step():
         (lambda: nb01.plot_sequential_cost(3), "batch must be one of"),
         (lambda: nb01.count_chain(torch.ones(2)), "grad_fn"),
         (lambda: nb01.count_chain([1.0]), "torch.Tensor"),
-        (lambda: nb01.plot_unrolled_chain(0), "T"),
+        (lambda: nb01.plot_unrolled_chain(0), "N (the number of steps drawn)"),
     ],
 )
 def test_bad_input_raises_a_clear_value_error(call, words):

@@ -38,6 +38,20 @@ def test_curriculum_numbers_for_orthogonal_linear_rnn():
     assert at[1.1][199].item() == pytest.approx(1.1**200, rel=1e-4)
 
 
+@pytest.mark.parametrize("nonlinearity", ["linear", "tanh"])
+def test_gradient_norms_obey_pascanus_bound_and_the_linear_one_reaches_it_at_one_step(nonlinearity):
+    """||dh_k/dh_0|| <= sigma_max^k (gamma = 1 for tanh); sigma_max from torch.linalg.svdvals."""
+    for rho in (0.9, 1.1):
+        W = nb02.recurrent_matrix(rho, 32, kind="gaussian").double()
+        sigma = torch.linalg.svdvals(W)[0]
+        norms = nb02.gradient_norms(rho, 60, d=32, kind="gaussian", nonlinearity=nonlinearity)
+        assert (norms <= sigma ** torch.arange(1, 61, dtype=torch.float64) * (1 + 1e-9)).all()
+        if nonlinearity == "linear":
+            assert norms[0].item() == pytest.approx(sigma.item(), rel=1e-12)
+        else:
+            assert norms[0].item() < sigma.item()  # tanh' < 1 where the state is not 0
+
+
 def test_tanh_with_unit_inputs_vanishes_even_above_one():
     norms = nb02.gradient_norms(1.1, 200, nonlinearity="tanh")
     assert norms[-1] < 1e-6 and jacobians.log_growth_rate(norms, first=50) < math.log(0.8)

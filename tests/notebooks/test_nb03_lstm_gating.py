@@ -124,7 +124,7 @@ def test_gradient_figures_tick_round_decades():
         assert 3 <= len(exponents) <= 8
         step = exponents[0] - exponents[1]
         assert all(e % step == 0 for e in exponents)  # 1e0, 1e-50, 1e-100, ...
-        assert nb03.NO_DECAY in ax.get_legend_handles_labels()[1]
+        assert nb03.NO_DECAY in [t.get_text() for t in ax.texts]  # on the line itself
 
 
 def test_gates_widget_moves_the_forget_gate():
@@ -182,3 +182,12 @@ def test_bad_input_raises_a_clear_value_error(call, words):
     with pytest.raises(ValueError) as info:
         call()
     assert words in str(info.value)
+
+
+def test_cell_path_guide_starts_after_x_1():
+    # x_1 enters c_1 through i_1 g_1; then f_2 ... f_T carry it: f_1 (which scales c_0) is not on its path
+    _, _, gates = lstm.lstm_sequence(nb03.random_inputs(20), *lstm.weights64(nb03.make_lstm(1.0)))
+    assert_close(nb03.cell_path_at(20, 1.0), gates.f[1:].prod(dim=0).max().item(), atol=0, rtol=1e-9)
+    factor = nb03.decay_per_step(1.0, 50, 500, cell_path=True)
+    assert_close(nb03.cell_path_at(50, 1.0) * factor**450, nb03.cell_path_at(500, 1.0), atol=0, rtol=1e-9)
+    assert abs(factor - 1 / (1 + math.exp(-1))) < 0.02  # about sigma(b_f) per step

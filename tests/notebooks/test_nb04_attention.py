@@ -1,5 +1,7 @@
 """Notebook 04's module: the scaling experiment, path length and dilution, the explorers."""
 
+import math
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -7,6 +9,7 @@ from torch.testing import assert_close
 
 import helpers
 from helpers import attention, jacobians
+from helpers.course.exercises import EXERCISES, passes
 from helpers.notebooks import nb04_attention as nb04
 
 
@@ -105,3 +108,23 @@ def test_scaling_update_moves_the_lines():
     nb04.update_scaling(fig, d_k=1024)
     raw = fig.axes[0].lines[0].get_ydata()
     assert max(raw) > 0.99 and "d_k = 1024" in fig.axes[0].get_title()
+
+
+def test_attention_checker_refuses_a_fixed_d_k_or_a_fixed_axis():
+    fixed_both = lambda q, k, v: (q @ k.transpose(1, 2) / math.sqrt(8)).softmax(-1) @ v
+    fixed_d_k = lambda q, k, v: (q @ k.transpose(-2, -1) / math.sqrt(8)).softmax(-1) @ v
+    fixed_axis = lambda q, k, v: (q @ k.transpose(1, 2) / math.sqrt(q.shape[-1])).softmax(-1) @ v
+    for seed in range(5):
+        assert passes("attention", nb04.attention, seed=seed)
+        assert passes("attention", lambda q, k, v: F.scaled_dot_product_attention(q, k, v), seed=seed)
+        for wrong in (fixed_both, fixed_d_k, fixed_axis):
+            assert not passes("attention", wrong, seed=seed)  # the default 3 trials already refuse it
+            assert not passes("attention", wrong, trials=10, seed=seed)
+
+
+def test_attention_inputs_vary_d_k_and_the_number_of_batch_dims():
+    draws = [EXERCISES["attention"].make_inputs() for _ in range(6)]
+    assert {q.dim() for q, _, _ in draws} == {3, 4}
+    assert len({q.shape[-1] for q, _, _ in draws}) > 1
+    for q, k, v in draws:
+        assert q.shape[-1] == k.shape[-1] and k.shape[-2] == v.shape[-2] and q.shape[:-2] == k.shape[:-2]

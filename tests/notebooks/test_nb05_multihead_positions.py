@@ -61,3 +61,20 @@ def test_toy_embeddings_reject_unknown_words():
 def test_plot_encoding_returns_a_figure_with_two_maps():
     fig = nb05.plot_encoding(16, 8)
     assert len(fig.axes) >= 2
+
+
+def test_random_heads_use_the_initialisation_asked_for():
+    ours = nb05.random_heads(4, 1)  # nn.Linear's default: weights and biases uniform in +-1/sqrt(16)
+    assert ours.in_proj.bias.abs().max() > 0 and ours.in_proj.weight.abs().max() <= 0.25
+    torch.manual_seed(3)
+    theirs = torch.nn.MultiheadAttention(16, 4, batch_first=True)
+    copied = nb05.random_heads(4, 2, seed=3, init="torch_mha")
+    assert_close(copied.in_proj.weight, 2 * theirs.in_proj_weight)  # Xavier weights, x the factor
+    assert (copied.in_proj.bias == 0).all() and (copied.out_proj.bias == 0).all()
+    with pytest.raises(ValueError, match="init"):
+        nb05.random_heads(4, init="xavier")
+
+
+def test_mean_head_entropy_averages_every_head_of_every_seed():
+    H = [nb05.random_head_maps(8, 8, seed)[1] for seed in range(3)]  # (8,) each
+    assert nb05.mean_head_entropy(8, 8, seeds=range(3)) == pytest.approx(torch.cat(H).mean().item())

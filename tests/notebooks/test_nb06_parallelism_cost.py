@@ -2,7 +2,7 @@
 
 import pytest
 
-from helpers import article, measure
+from helpers import article, gpu_sweep, measure
 from helpers.article import MODELS
 from helpers.notebooks import nb06_parallelism_cost as nb06
 
@@ -26,6 +26,15 @@ def test_grid_and_explorer_redraw_from_measurements(monkeypatch):
     assert low < min(t.q1_ms for t in shown) and high > max(t.q3_ms for t in shown)
     chosen = [line for ax in fig.axes for line in ax.lines if line.get_gid() == "chosen N"]
     assert [list(line.get_xdata()) for line in chosen] == [[8, 8], [8, 8]]
+
+
+def test_width_precision_figure_has_every_labelled_line_in_its_legend():
+    fig = nb06.plot_width_precision(gpu_sweep.read("h200_width_precision"))
+    for ax in fig.axes:
+        labelled = [line.get_label() for line in ax.get_lines() if not line.get_label().startswith("_")]
+        assert ax.get_legend() is not None, ax.get_title()
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == labelled
+    assert any("slow path" in t.get_text() for t in fig.axes[0].get_legend().get_texts())
 
 
 @pytest.mark.parametrize(

@@ -96,6 +96,17 @@ def test_generation_step_costs_and_state(t, d):
     assert nb08.generation_step("self-attention", t, d) == (8 * d * d + 4 * (t + 1) * d, 2 * t * d)
 
 
+@pytest.mark.parametrize("kind", ["recurrent", "self-attention"])
+@pytest.mark.parametrize("t, d", [(1, 8), (37, 16)])
+def test_the_state_is_all_a_generation_step_needs(kind, t, d):
+    """The step from the state equals PyTorch's layer on all t + 1 tokens; a damaged state does not."""
+    assert nb08.state_suffices(kind, t, d) == "< 1e-5"
+    with torch.no_grad():
+        step, state, full = nb08._generation(kind, t, d)
+        state[0][:, 0] = 0.0  # forget what the first cached row held
+        assert (step() - full()).abs().max() > 1e-3
+
+
 def test_chain_costs_count_the_products_inside_the_chain():
     N, d = 10, 8
     costs = nb08.chain_costs(N, d)
@@ -110,7 +121,8 @@ def test_the_four_algorithms_equal_the_loop_and_the_scan_is_shallow(g):
     b = torch.randn(200, 4, dtype=torch.float64, generator=g)
     rows = nb08.compare_algorithms(decay, b, chunk=50)
     assert [row[0] for row in rows] == ["loop", "scan", "convolution (FFT)", "chunks of 50, a matmul in each"]
-    assert all(row[-1] == "< 1e-12" for row in rows)
+    assert rows[0][-1] == "(the reference)"  # the loop: not compared with itself
+    assert all(row[-1] == "< 1e-12" for row in rows[1:])
     loop, scan, conv, chunks = (row[3] for row in rows)
     assert loop > 2 * 200 and scan < 8 * 8 and conv < 10 and chunks < loop / 10
 

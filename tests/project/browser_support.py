@@ -344,6 +344,17 @@ def controls(page, explorer: str) -> list[Control]:
     ]
 
 
+def tied_labels(page, explorer: str) -> list[str]:
+    """Per control of an explorer, the text of the <label for=...> tied to its input or select:
+    what a screen reader announces for it ("" when nothing is tied)."""
+    return page.evaluate(
+        """(sel) => [...document.querySelectorAll(sel + ' [data-control]')].map(e =>
+          [...e.querySelectorAll('input, select')].flatMap(f => [...(f.labels || [])])
+            .map(l => l.textContent.trim()).filter(t => t).join(' '))""",
+        explorer,
+    )
+
+
 SLIDER_KEYS = ("ArrowRight", "ArrowRight", "ArrowLeft", "End")  # End (or Home): a visible change
 _OPPOSITE = {"ArrowRight": "ArrowLeft", "ArrowLeft": "ArrowRight", "End": "Home", "Home": "End"}
 

@@ -132,6 +132,8 @@ def test_widgets_redraw_in_browser(notebook, lab, browser, redraw_log):
             before = screenshot(page, selector, shot.with_name(shot.name + "__before.png"))
             controls = B.controls(page, selector)
             assert any(c.kind != "other" for c in controls), f"{name}: no control a learner can move"
+            labels = B.tied_labels(page, selector)
+            assert all(labels) and len(labels) == len(controls), f"{name}: a control no label names: {labels}"
             for control in (c for c in controls if c.kind != "other"):
                 times, kernel_times = [], []
                 for step in range(len(B.SLIDER_KEYS)):

@@ -132,3 +132,42 @@ def test_every_figure_says_what_it_plots(nb):
             assert alt and not GENERIC_ALT.match(alt), f"cell {i}: image without a description: {alt!r}"
             specific = len(alt) >= 60 and " against " in alt  # names what is plotted against what
             assert specific, f"{nb.name} cell {i}: too vague a description: {alt!r}"
+
+
+LOOK = r"\[((?:thick )?(?:solid|dashed|dash-dot|dotted) line(?:, [a-z]+)?|[a-z]+|shaded area|nothing drawn)\]"
+ENTRY = re.compile(rf"(.*?) {LOOK}(?:; |\))")
+
+
+def legend_looks(alt: str) -> list[list[str]]:
+    """Per panel with a legend, how each entry looks apart from its colour, read from the alt text
+    that helpers.course.style.describe writes: "(2 shown: RNN [solid line]; LSTM [dashed line])"."""
+    panels = []
+    for shown in re.finditer(r"\((\d+) shown: ", alt):
+        looks, at = [], shown.end()
+        for _ in range(int(shown[1])):
+            entry = ENTRY.match(alt, at)
+            assert entry, f"a legend entry without its look at {alt[at : at + 80]!r}"
+            looks.append(entry[2])
+            at = entry.end()
+        panels.append(looks)
+    return panels
+
+
+def test_legend_looks_are_read_from_a_description():
+    alt = (
+        "Figure with 1 panel. a: lines of y against x (3 shown: W = [[0.9, 5], [0, 1]] [solid line]; "
+        "f: σ(b) [dashed line, circles]; band [shaded area])."
+    )
+    assert legend_looks(alt) == [["solid line", "dashed line, circles", "shaded area"]]
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.stem)
+def test_no_figure_tells_its_lines_apart_by_colour_alone(nb):
+    """Colour-blind readers: in every committed figure, no two legend entries of one panel share
+    line style, marker and width (or both are bars, or shaded areas)."""
+    for i, cell in enumerate(json.loads(nb.read_text())["cells"]):
+        for out in cell.get("outputs", []):
+            alt = out.get("metadata", {}).get("image/png", {}).get("alt", "")
+            for looks in legend_looks(alt):
+                same = sorted({look for look in looks if looks.count(look) > 1})
+                assert not same, f"{nb.name} cell {i}: only colour tells apart entries drawn as {same}: {alt}"

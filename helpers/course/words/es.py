@@ -22,7 +22,7 @@ HINTS = {
         "h_t = tanh(x_t W_xh^T + h_prev W_hh^T + b); las filas son los elementos del lote, así que traspón W."
     ),
     "input_projection": (
-        "x @ W_xh.T funciona directamente sobre (B, T, d_in): matmul hace broadcasting sobre B y T."
+        "x @ W_xh.T funciona directamente sobre (B, N, d_in): matmul hace broadcasting sobre B y N."
     ),
     "dependent_steps": "cuenta las flechas de h_0 a h_100 en la cadena desenrollada.",
     "linear_rnn_jacobian": "en una RNN lineal, el jacobiano de cada paso es la misma matriz W_hh.",

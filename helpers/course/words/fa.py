@@ -20,7 +20,7 @@ HINTS = {
         "h_t = tanh(x_t W_xh^T + h_prev W_hh^T + b)؛ سطرها اعضای دسته (batch) هستند، پس W را ترانهاده کنید."
     ),
     "input_projection": (
-        "x @ W_xh.T مستقیماً روی (B, T, d_in) کار می‌کند: matmul روی B و T پخش (broadcast) می‌شود."
+        "x @ W_xh.T مستقیماً روی (B, N, d_in) کار می‌کند: matmul روی B و N پخش (broadcast) می‌شود."
     ),
     "dependent_steps": "پیکان‌های میان h_0 و h_100 را در زنجیرهٔ بازشده بشمارید.",
     "linear_rnn_jacobian": "در یک RNN خطی، ژاکوبی هر گام همان ماتریس W_hh است.",

@@ -20,7 +20,7 @@ HINTS = {
         "h_t = tanh(x_t W_xh^T + h_prev W_hh^T + b); le righe sono gli elementi del batch, quindi trasponi W."
     ),
     "input_projection": (
-        "x @ W_xh.T funziona direttamente su (B, T, d_in): matmul fa il broadcasting su B e T."
+        "x @ W_xh.T funziona direttamente su (B, N, d_in): matmul fa il broadcasting su B e N."
     ),
     "dependent_steps": "conta le frecce da h_0 a h_100 nella catena srotolata.",
     "linear_rnn_jacobian": "in una RNN lineare lo jacobiano di ogni passo è la stessa matrice W_hh.",

@@ -20,7 +20,7 @@ HINTS = {
         "h_t = tanh(x_t W_xh^T + h_prev W_hh^T + b); строки — это элементы батча, поэтому W нужно "
         "транспонировать."
     ),
-    "input_projection": "x @ W_xh.T работает прямо с (B, T, d_in): matmul делает broadcasting по B и T.",
+    "input_projection": "x @ W_xh.T работает прямо с (B, N, d_in): matmul делает broadcasting по B и N.",
     "dependent_steps": "посчитайте стрелки от h_0 до h_100 в развёрнутой цепочке.",
     "linear_rnn_jacobian": "в линейной RNN якобиан каждого шага — одна и та же матрица W_hh.",
     "tanh_step_jacobian": (
