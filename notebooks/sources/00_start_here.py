@@ -95,7 +95,8 @@ ledger.course_map()
 #   what holds on any machine. A number that is none of these is a bug: please report it.
 # * **Widgets.** Below each important figure a widget lets you change one thing
 #   (sequence length, eigenvalue, head count...) and redraw. Drag a slider and
-#   release it, or click it and use the arrow keys. If nothing moves, run the
+#   release it, click it and use the arrow keys, or type a value in the labelled box
+#   beside it (the box is what a screen reader announces). If nothing moves, run the
 #   notebook first (*Run → Run All Cells*): widgets need a live kernel.
 # * **Exercises.** Each notebook ends with exercises. You write a function or a
 #   number, `helpers.check(...)` tells you at once whether it is right, and if not,
