@@ -233,7 +233,12 @@ def update_sequential_cost(fig, batch: int = 1) -> None:
 
 @register
 def explore_sequential_cost() -> Explorer:
-    """A batch-size control over plot_sequential_cost: the work grows with B, the chain's time far less."""
+    """A batch-size control over plot_sequential_cost: the work grows with B, the chain's time far less.
+
+    Batch sizes not yet timed (outside notebook 01) are timed first, so that a redraw only draws."""
+    missing = [b for b in BATCHES if b not in _MEASURED]
+    if missing:
+        time_ways(missing, repeats=2)
     control = {"batch": choice("batch size B", BATCHES, 1)}
     return Explorer(plot_sequential_cost, control, name="sequential_cost", update=update_sequential_cost)
 
