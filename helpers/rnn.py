@@ -114,12 +114,21 @@ def rnn_newton(
     return H, changes
 
 
-def rnn_newton_flops(B: int, N: int, d: int, iterations: int) -> int:
+def rnn_newton_flops(B: int, N: int, d: int, iterations: int, *, scan: str = "hillis-steele") -> int:
     """Matmul FLOPs of rnn_newton on U (B, N, d) over `iterations` (a multiply-add counts 2).
 
     Each iteration: one step from every guess and J_t times every guess (2 B N d^2 each), and
-    the scan, whose level with offset k composes N - k pairs: a d x d matrix product (2 d^3)
-    and a matrix-vector product (2 d^2) each. The loop (rnn_chain) does 2 B N d^2 in all.
+    the scan, which composes pairs of affine maps: a d x d matrix product (2 d^3) and a
+    matrix-vector product (2 d^2) each. scan="hillis-steele" is rnn_newton's (_affine_scan): its
+    level with offset k composes N - k pairs, about N log2 N in all (Hillis & Steele 1986).
+    scan="work-efficient" counts a two-sweep scan instead (Blelloch 1990): at most 2 (N - 1) pairs
+    in at most 2 ceil(log2 N) levels, at the same cost per pair; rnn_newton does not run it (the tests
+    run one), so this is a count, not a measurement. The loop (rnn_chain) does 2 B N d^2 in all.
     """
-    pairs = sum(N - k for k in (2**i for i in range(max(N - 1, 1).bit_length())) if k < N)
+    if scan == "hillis-steele":
+        pairs = sum(N - k for k in (2**i for i in range(max(N - 1, 1).bit_length())) if k < N)
+    elif scan == "work-efficient":
+        pairs = 2 * (N - 1)
+    else:
+        raise ValueError(f"scan must be 'hillis-steele' or 'work-efficient', got {scan!r}")
     return iterations * (4 * B * N * d**2 + B * pairs * (2 * d**3 + 2 * d**2))

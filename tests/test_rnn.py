@@ -1,5 +1,7 @@
 """helpers.rnn against torch.nn: the step, the sequence, the chain alone, Newton's method over all t."""
 
+import math
+
 import pytest
 import torch
 from torch.testing import assert_close
@@ -71,6 +73,54 @@ def test_rnn_newton_flops_match_the_flop_counter(g, B, N, d):
         B, N, d, iterations
     )
     assert count_flops(lambda: rnn.rnn_chain(U, W)) == 2 * B * N * d**2
+
+
+def _brent_kung(A: torch.Tensor, c: torch.Tensor) -> tuple[torch.Tensor, int, int]:
+    """h_t = A_t h_{t-1} + c_t (h_0 = 0) by a work-efficient two-sweep scan (Brent & Kung's, as in
+    Blelloch 1990), one pair composed at a time: (h, the pairs composed, the levels)."""
+    A, c, N = list(A), list(c), len(A)
+    pairs = levels = 0
+
+    def compose(i, j):  # position j's map after position i's: (A_j A_i, A_j c_i + c_j)
+        A[j], c[j] = A[j] @ A[i], A[j] @ c[i] + c[j]
+
+    stride = 1
+    while stride < N:  # up-sweep
+        for j in range(2 * stride - 1, N, 2 * stride):
+            compose(j - stride, j)
+            pairs += 1
+        levels, stride = levels + 1, stride * 2
+    stride //= 2
+    while stride >= 1:  # down-sweep
+        todo = range(3 * stride - 1, N, 2 * stride)
+        for j in todo:
+            compose(j - stride, j)
+            pairs += 1
+        levels, stride = levels + bool(todo), stride // 2
+    return torch.stack(c), pairs, levels
+
+
+@pytest.mark.parametrize("N", [1, 2, 7, 64, 65, 100])
+def test_the_work_efficient_count_bounds_a_work_efficient_scan(g, N):
+    """A two-sweep scan gives the loop's states with at most the pairs and levels rnn_newton_flops counts."""
+    A, c = (
+        0.5 * torch.randn(N, 3, 3, generator=g, dtype=torch.float64),
+        torch.randn(N, 3, generator=g).double(),
+    )
+    h, loop = torch.zeros(3, dtype=torch.float64), []
+    for t in range(N):
+        h = A[t] @ h + c[t]
+        loop.append(h)
+    H, pairs, levels = _brent_kung(A, c[..., None])  # c as columns: matrix products, counted
+    assert_close(H[..., 0], torch.stack(loop))
+    assert pairs <= 2 * (N - 1) and levels <= 2 * math.ceil(math.log2(max(N, 1)))
+    steps = 4 * N * 3**2  # each Newton iteration's work outside the scan
+    scan_flops = count_flops(lambda: _brent_kung(A, c[..., None]))  # PyTorch's count of the scan
+    assert steps + scan_flops <= rnn.rnn_newton_flops(1, N, 3, 1, scan="work-efficient")
+    if N > 8:
+        assert rnn.rnn_newton_flops(1, N, 3, 1, scan="work-efficient") < rnn.rnn_newton_flops(1, N, 3, 1)
+    with pytest.raises(ValueError, match="scan must be"):
+        rnn.rnn_newton_flops(1, N, 3, 1, scan="blelloch")
 
 
 def test_input_projection_is_the_per_step_projection(g):

@@ -35,15 +35,17 @@ CLAIMS = [
     Claim(
         "C1",
         "h_t needs h_{t-1}, so an RNN cannot be parallelised across time",
-        "true for the tanh RNN: no exact shortcut is known, only iterative solvers at 150-400 "
-        "times the matmul FLOPs in 01 (d = 4), more for wider states; the input projection is "
+        "true for the tanh RNN: no exact shortcut is known, only iterative solvers at many times "
+        "the work (about 60-400 times the loop's matmul FLOPs in 01, d = 4, depending on W_hh and "
+        "on the scan; more for wider states); the input projection is "
         "one matmul, and a linear, element-wise recurrence parallelises (a scan, a "
         "convolution, chunks)",
         ["01", "08"],
         "the chain's depth N counted in nn.RNN's graph, and its time against the same FLOPs "
         "in one call, B = 1 to 64; Newton's iterations counted (01); a scan, a convolution and "
         "chunks equal to the loop (08)",
-        "iterative solvers for nonlinear recurrences: Lim et al. 2024; the scan (Blelloch 1990; "
+        "iterative solvers for nonlinear recurrences: Lim et al. 2024; the scan (Hillis & Steele "
+        "1986; Blelloch 1990; "
         "Martin & Cundy 2018); which model computes it how: Gu et al. "
         "2022 (S4), Peng et al. 2023 (RWKV), Gu & Dao 2023 (Mamba), Dao & Gu 2024 (Mamba-2), "
         "Feng et al. 2024 (minGRU)",
@@ -62,12 +64,13 @@ CLAIMS = [
     Claim(
         "C3",
         "LSTM gates let gradients flow, yet it forgets beyond a few hundred tokens",
-        "mostly right: the cell path helps only while the forget gate stays near 1, and in a small "
+        "mostly right: the cell path helps only while the forget gate stays open (forget bias about "
+        "1 or more), and in a small "
         "training budget the LSTM fails to optimise, not to remember; gradient flow and fixed-size "
         "memory are two different failures",
         ["03", "07"],
-        "the gradient through all paths and through the cell alone against the forget bias, "
-        "at initialisation (03); recall after "
+        "the gradient through all paths against the forget bias, with the forget gates' product "
+        "as a guide, at initialisation (03); recall after "
         "T = 10, 30, 100 steps within 200 Adam steps, on a synthetic task (07)",
         "'a few hundred tokens': Khandelwal et al. 2018 (LSTM language models use about 200 "
         "tokens of context); 1000-step lags learned with long training: Hochreiter & "
@@ -108,8 +111,9 @@ CLAIMS = [
         "C7",
         "the timing snippet shows attention beating the RNN loop",
         "not on a CPU at batch 32: the snippet times once, cold, and attention does N/d + 2 times "
-        "the work; on a GPU it beats the Python loop, not cuDNN's nn.RNN at batch 32, d = 128, "
-        "fp32: parallel hardware is not sufficient",
+        "the work; on a GPU it beats the Python loop, but at batch 32, d = 128, fp32 it loses the "
+        "forward pass to cuDNN's nn.RNN, and forward + backward up to N = 512 is a toss-up across "
+        "runs: parallel hardware is not sufficient",
         ["06"],
         "CPU timings on the machine that runs 06, FLOPs counted; GPU timings from sweeps on an "
         "H200 with 06's helpers, each model timed separately, and a run of notebook 06 there "

@@ -93,23 +93,39 @@ def count_chain(output: torch.Tensor) -> tuple[int, int, int]:
 
 
 def newton_table(U: torch.Tensor, W_hh: torch.Tensor, scales=(1, 2, 3)) -> Table:
-    """rnn_newton on h_t = tanh(u_t + h_{t-1} (s W_hh)^T) for each scale s: iterations, scan levels,
-    and matmul FLOPs against the loop's (rnn_newton_flops; the tests check it against FlopCounterMode,
-    whose first use imports torch._dynamo, seconds). U (B, N, d_h)."""
+    """rnn_newton on h_t = tanh(u_t + h_{t-1} (s W_hh)^T) for each scale s: iterations, then scan levels
+    and matmul FLOPs against the loop's, for rnn_newton's Hillis-Steele scan and, counted only, for a
+    work-efficient one (rnn_newton_flops; the tests check the first against FlopCounterMode, whose first
+    use imports torch._dynamo, seconds). U (B, N, d_h)."""
     require_tensor(U, "U")
     B, N, d = U.shape
     levels, loop = math.ceil(math.log2(N)), 2 * B * N * d**2  # the loop: one (B, d) @ (d, d) per step
     rows = []
     for s in scales:
         changes = rnn_newton(U, s * W_hh, max_iterations=N + 1)[1]  # N + 1 always suffice (in exact maths)
-        done = len(changes) if changes[-1] <= 1e-12 else f"over {N + 1}"
-        ratio = rnn_newton_flops(B, N, d, len(changes)) / loop
-        rows.append([s, f"{spectral_radius(s * W_hh):.2f}", done, len(changes) * levels, f"{ratio:.0f}x"])
+        k = len(changes)
+        done = k if changes[-1] <= 1e-12 else f"over {N + 1}"
+        hs, we = (
+            rnn_newton_flops(B, N, d, k, scan=scan) / loop for scan in ("hillis-steele", "work-efficient")
+        )
+        rows.append(
+            [
+                s,
+                f"{spectral_radius(s * W_hh):.2f}",
+                done,
+                k * levels,
+                f"{hs:.0f}x",
+                2 * k * levels,
+                f"{we:.0f}x",
+            ]
+        )
     header = [
         "scale s of W_hh",
         "spectral radius",
         "Newton iterations",
-        f"scan levels (x {levels})",
+        f"Hillis-Steele: levels (x {levels})",
+        "matmul FLOPs",
+        f"work-efficient: levels (x {2 * levels}, at most)",
         "matmul FLOPs",
     ]
     return Table(header, rows)

@@ -65,11 +65,20 @@ def last_state(cell: torch.nn.LSTMCell | torch.nn.RNNCell):
     return f
 
 
+def last_cell_state(cell: torch.nn.LSTMCell, x: torch.Tensor, c0: torch.Tensor) -> torch.Tensor:
+    """c_T of the torch cell run over x (T, d_in) from h_0 = 0 and c_0 (d_h,): a function of c_0,
+    for autograd."""
+    state = (torch.zeros_like(c0), c0)
+    for t in range(x.shape[0]):  # step t needs step t-1
+        state = cell(x[t], state)
+    return state[1]
+
+
 _LSTM_CURVES: dict[float, tuple[torch.Tensor, torch.Tensor]] = {}  # forget bias -> its two curves
 
 
 def lstm_curves(*forget_biases: float) -> list[tuple[torch.Tensor, torch.Tensor]]:
-    """Per forget bias, (||dh_k/dx_1||_F, cell path max_j prod_{t=2..k} f_t[j]) at k = 5, 10, ..., 500
+    """Per forget bias, (||dh_k/dx_1||_F, the guide max_j prod_{t=2..k} f_t[j]) at k = 5, 10, ..., 500
     for the experiment's LSTM (d = 64, seed 3, PyTorch's default initialisation). Cached; the biases
     not yet cached are computed together, in one pass."""
     for bias in forget_biases:
@@ -116,7 +125,8 @@ def gradient_norm_at(T: int, model: str | float) -> float:
 
 
 def cell_path_at(T: int, forget_bias: float) -> float:
-    """The experiment's LSTM's cell path alone from x_1 to h_T: max_j prod_{t=2..T} f_t[j] (dotted guide)."""
+    """The dotted guide to the experiment's LSTM's cell path from x_1 to h_T: max_j prod_{t=2..T} f_t[j],
+    the forget gates alone (without how x_1 enters c_1, dc_1/dx_1, or how c_T leaves, o_T tanh'(c_T))."""
     _require_curve_T(T)
     return lstm_curves(forget_bias)[0][1][T // EVERY - 1].item()
 
@@ -132,7 +142,7 @@ def gradient_table(Ts: tuple = (50, 200, 500), biases: tuple = (0.0, 1.0, 3.0)) 
 
 def decay_per_step(model: str | float, T0: int = 50, T1: int = 500, cell_path: bool = False) -> float:
     """The mean factor per step by which ||dh_T/dx_1||_F shrinks from T0 to T1 (models: gradient_norm_at);
-    with `cell_path`, that of an LSTM's cell path alone (cell_path_at)."""
+    with `cell_path`, that of the guide prod f of an LSTM (cell_path_at)."""
     if not T0 < T1:
         raise ValueError(f"T0 must be below T1, got T0={T0!r}, T1={T1!r}")
     at = cell_path_at if cell_path else gradient_norm_at
@@ -238,7 +248,7 @@ GRADIENT_FLOW_STYLES = (  # (label, line style) of the curves of plot_gradient_f
     ("RNN", dict(color=COLORS[3], marker="v", ms=3, markevery=0.1)),  # style or marker too:
     ("orthogonal RNN", dict(color=COLORS[1], ls="-.")),  # colour is never the only difference
     ("LSTM", dict(color=COLORS[0])),
-    ("LSTM cell path", dict(color=COLORS[0], ls="--")),
+    ("LSTM guide ∏ f", dict(color=COLORS[0], ls="--")),
 )  # short labels: every glyph of a widget's figure costs redraw time (~0.3 ms each)
 NO_DECAY = "1: no decay"
 UNDERFLOW_NOTE = "a line that stops has underflowed float64 (< 1e-308)"
@@ -251,7 +261,7 @@ def _positive(steps: list[int], curve: torch.Tensor) -> tuple[list[int], list[fl
 
 
 def plot_gradient_flow(forget_bias: float = 1.0, T: int = 200):
-    """||dh_T/dx_1||_F of the two RNNs and of the LSTM (and the LSTM's cell path alone) against T."""
+    """||dh_T/dx_1||_F of the two RNNs and of the LSTM (and the LSTM's guide prod f) against T."""
     steps, curves, title = _gradient_flow_lines(forget_bias, T)
     fig, ax = new_figure(width=6.4, height=3.8)
     for curve, (label, style) in zip(curves, GRADIENT_FLOW_STYLES):
@@ -314,7 +324,7 @@ def plot_gradient_flow_biases(biases: tuple = (0.0, 1.0, 3.0)):
         marks = dict(marker=marker, ms=3, markevery=0.1)  # not colour alone
         finite_or_marked(ax, steps, full, color=color, label=f"LSTM, forget bias {bias:g}", **marks)
         finite_or_marked(ax, steps, cell, color=color, ls=":", lw=1)
-    guide = "dotted: LSTM cell path alone, max_j ∏_{t=2..T} f_t[j]"
+    guide = "dotted: guide ∏ f, max_j ∏_{t=2..T} f_t[j] (forget gates only)"
     ax.plot([], [], color=COLORS[7], ls=":", lw=1, label=guide)
     _finish_gradient_axes(ax, f"how much of x_1 reaches h_T, at initialisation, d = {D}")
     return fig

@@ -194,7 +194,8 @@ def update_heads(fig, n_heads: int = 4, scale: float = SHARP_SCALE, seed: int = 
     _word_ticks(ax, L, ncols)
     spread = f"{H.min():.2f} to {H.max():.2f}, mean {H.mean():.2f}" if n_heads > 1 else f"{H.mean():.2f}"
     ax.set_title(
-        f"{n_heads} head{'s' if n_heads > 1 else ''} × {TOY_D_MODEL // n_heads} dims, weights × {scale:g}: "
+        f"{n_heads} head{'s' if n_heads > 1 else ''} × {TOY_D_MODEL // n_heads} dims, "
+        f"W_q, W_k, W_v × {scale:g}: "
         f"entropy per head {spread} (uniform {math.log(L):.2f})",
         fontsize=9,
         y=1.0,  # a fixed place: matplotlib need not measure the tick labels to place it (faster)
@@ -203,10 +204,11 @@ def update_heads(fig, n_heads: int = 4, scale: float = SHARP_SCALE, seed: int = 
 
 @register
 def explore_heads() -> Explorer:
-    """Head count (only divisors of d_model) and the scale of the initial weights, over plot_heads."""
+    """Head count (only divisors of d_model) and the scale of the initial W_q, W_k, W_v (in_proj),
+    over plot_heads."""
     controls = {
         "n_heads": choice("heads", HEAD_CHOICES, 4),
-        "scale": choice("weights ×", WEIGHT_SCALES, SHARP_SCALE),
+        "scale": choice("W_q, W_k, W_v ×", WEIGHT_SCALES, SHARP_SCALE),
     }
     return Explorer(plot_heads, controls, name="heads", update=update_heads)
 

@@ -142,12 +142,13 @@ def _cost_view(grid: Grid, seq_len: int, batch: int) -> _CostView:
         log_limits([v for _, q1, q3 in times for v in q1 + q3]),
         log_limits([v for ys in flops for v in ys]),
         f"measured ({grid.devices[0]}), B={batch}; at N={seq_len}: attention / nn.RNN = {ratio:.2g}",
-        f"counted, B={batch}; at N={seq_len}: attention / RNN = N/d + 2 = {flop_ratio:.3g}",
+        f"by formula, B={batch}; N={seq_len}: attention / RNN = {flop_ratio:.3g}",
     )
 
 
 def plot_cost(seq_len: int = 512, batch: int = 32, grid: Grid | None = None):
-    """Measured forward time (left) and FLOPs (right) against sequence length N, at one batch."""
+    """Measured forward time (left) and FLOPs by formula (right; FlopCounterMode checks the formulas
+    in notebook 06, section 3) against sequence length N, at one batch."""
     grid = grid or (LATEST_GRID[0] if LATEST_GRID else None)
     if grid is None:
         raise ValueError("no measurements yet: run measure_grid() first")

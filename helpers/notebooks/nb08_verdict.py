@@ -399,15 +399,17 @@ _LABEL = {"fontsize": 9}
 
 def plot_costs(d: int = 64, N: int = 1024):
     """Left: FLOPs of one layer of each kind over N tokens. Right: the cost of generating token N,
-    FLOPs and numbers kept, recurrent (blue, left) against attention (green, right). One log y
-    axis with fixed limits that fit every d and N, and few texts, so that a redraw stays fast."""
+    FLOPs and numbers kept, recurrent (blue, plain, left) against attention (green, hatched, right),
+    each bar named under it, so that colour is not needed to tell them apart. One log y axis with
+    fixed limits that fit every d and N, and few texts, so that a redraw stays fast."""
     train, gen, labels = _cost_bars(d, N)
     shape = {"sharey": True, "gridspec_kw": {"width_ratios": (5, 4)}}
     fig, (ax1, ax2) = new_figure(1, 2, width=7.4, height=2.6, **shape)
-    ax1.bar(_SHORT, train, color=[_LAYER_STYLE[k][0] for k in LAYERS])
+    hatch = lambda kind: "//" if kind == "self-attention" else None  # attention hatched in both panels
+    ax1.bar(_SHORT, train, color=[_LAYER_STYLE[k][0] for k in LAYERS], hatch=[hatch(k) for k in LAYERS])
     for offset, kind, values in ((-0.2, "recurrent", gen[:2]), (0.2, "self-attention", gen[2:])):
-        ax2.bar([offset, 1 + offset], values, width=0.4, color=_LAYER_STYLE[kind][0])
-    ax2.set_xticks([0, 1], ["FLOPs", "state"])
+        ax2.bar([offset, 1 + offset], values, width=0.4, color=_LAYER_STYLE[kind][0], hatch=hatch(kind))
+    ax2.set_xticks([-0.2, 0.2, 0.8, 1.2], ["RNN\nFLOPs", "attn.\nFLOPs", "RNN\nstate", "attn.\nstate"])
     log_axis(ax1, "y", ticks=(1e2, 1e7, 1e12))
     for ax, label in zip((ax1, ax2), labels):
         ax.set(ylim=(10, 1e14), ylabel="FLOPs, or numbers kept")

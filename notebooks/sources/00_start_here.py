@@ -88,7 +88,8 @@ ledger.course_map()
 # * **Read first, run later.** Every notebook is committed with its outputs, so
 #   each figure is there before you run anything.
 # * **Every number has a source you can see.** A number in a notebook's prose is a
-#   setting in a code cell of that notebook above it, a result that a cell of that
+#   setting in a code cell of that notebook above it (or in the code cell just below
+#   the sentence that states it), a result that a cell of that
 #   notebook prints (or draws in a figure or table) above it, or a published result,
 #   cited with its authors and year. Timings and training results depend on the
 #   machine: the prose quotes the committed run and says so, and the cell asserts only
@@ -172,9 +173,9 @@ helpers.check("softmax_cold_limit", answer)
 # **And when scores tie?** Write `cold_softmax(scores)`: the limit of
 # $\mathrm{softmax}(s/\tau)$ as $\tau \to 0$, over the last dimension of a tensor of
 # scores. Some rows the check feeds it have a unique maximum, others several scores
-# tied for the largest, and in some the scores differ by very little, so a softmax at a
-# small but finite temperature is not the limit. Replace `raise NotImplementedError`
-# with your code.
+# tied for the largest, and in some the scores differ by very little, so that a softmax
+# at a small temperature, whose output still differs from the limit, is refused.
+# Replace `raise NotImplementedError` with your code.
 
 
 # %%

@@ -160,7 +160,7 @@ print("shape:", tuple(U_all.shape), "| equal to the per-step projections:", torc
 # So the claim is about **depth across time**: $N$ dependent steps, each of which must wait for the last.
 
 # %% [markdown]
-# ## Measured: the chain, far more than the work, sets the time
+# ## Measured: the number of calls, not the work, sets the time
 #
 # A loop over $N$ tokens takes time that grows with $N$, but that proves nothing by itself: a parallel method
 # also does work proportional to $N$. What a dependency changes is whether the work can be *rearranged*.
@@ -185,8 +185,8 @@ nb.count_ways(batches=(1, 64))
 
 # %% [markdown]
 # Now the clock. The cell times the three ways at $B = 1$, $4$, $16$ and $64$ on one CPU thread, in turns
-# (every round runs each of the twelve combinations, three ways at four batch sizes, once; medians of 7 rounds), so a burst of load from other programs
-# slows all of them alike. Timings depend on your CPU and on what else it is doing: nbval ignores the
+# (each round times one block of calls of each of the twelve combinations, three ways at four batch sizes;
+# medians of 7 rounds), so a burst of load from other programs slows all of them alike. Timings depend on your CPU and on what else it is doing: nbval ignores the
 # numbers, and the cell asserts three qualitative claims with margins that survive one of them running twice
 # as slow.
 
@@ -224,8 +224,8 @@ nb.plot_sequential_cost(batch=1)
 # Now move the **batch size B**: the work of every way grows with $B$ (the title), the bar of one call grows
 # with it, and the chain's bar moves far less, so the gap between them closes: batching is how an RNN gives
 # parallel hardware something to do in each step, across sequences, never across time. The bars are the
-# cell's timings above (in a fresh kernel, a batch size is timed the first time you choose it, in two short
-# rounds, and remembered).
+# cell's timings above (in a fresh kernel, the batch sizes not yet timed are timed when the widget is built,
+# and remembered).
 
 # %%
 nb.explore_sequential_cost()
@@ -277,10 +277,14 @@ print("loop-free linear recurrence equals the loop:", torch.allclose(torch.stack
 # $f_t$ the step's output from the guessed $h_{t-1}$), solve that linear recurrence with a parallel scan (of
 # $d_h \times d_h$ matrices now), and repeat. After $k$ iterations the first $k$ states are exact, so $N$
 # iterations always give them all; the method pays off when far fewer do. `helpers.rnn.rnn_newton` is that
-# method from scratch. The cell runs it on the 100 tokens above (in float64, so that it can converge far
-# below float32 rounding) and checks it against `nn.RNN` (the difference must stay below $10^{-12}$). Then it
-# prints the work of one iteration at wider $d_h$, and counts iterations and work as $W_{hh}$ grows (scaled
-# by $s$).
+# method from scratch. Its scan is a Hillis-Steele scan (Hillis & Steele 1986): each of its
+# $\lceil\log_2 N\rceil$ levels composes every position with one before it, about $N\log_2 N$ compositions
+# in all. A work-efficient scan (Blelloch 1990) needs at most $2(N-1)$, in up to twice as many levels;
+# `rnn_newton_flops(..., scan="work-efficient")` counts its work at the same cost per composition, without
+# running it. The cell runs Newton on the 100 tokens above (in float64, so that it can converge far below
+# float32 rounding) and checks it against `nn.RNN` (the difference must stay below $10^{-12}$). Then it
+# prints the work of one iteration at wider $d_h$, with each scan, and counts iterations and work as
+# $W_{hh}$ grows (scaled by $s$).
 
 # %%
 rnn64, x64 = rnn.double(), x_100.double()  # the same RNN and tokens, in float64
@@ -290,23 +294,29 @@ H_newton, changes = rnn_newton(U64, W_hh64)  # no loop over t
 diff = helpers.within_rounding(H_newton - rnn64(x64)[0], bound=1e-12)  # float64 rounding, not float32's
 print(f"Newton: {len(changes)} iterations; max |difference| from nn.RNN's 100 steps {diff}")
 widths = (4, 64, 512)  # d_h; the loop over 100 steps does 2 * 100 * d_h^2 matmul FLOPs
-ratios = ", ".join(f"d_h = {w}: {rnn_newton_flops(1, 100, w, 1) / (2 * 100 * w**2):.0f}x" for w in widths)
-print(f"one Newton iteration's matmul FLOPs, relative to the whole loop's: {ratios}")
+for scan in ("hillis-steele", "work-efficient"):  # ours, and one counted only
+    ratios = ", ".join(
+        f"d_h = {w}: {rnn_newton_flops(1, 100, w, 1, scan=scan) / (2 * 100 * w**2):.0f}x" for w in widths
+    )
+    print(f"one Newton iteration's matmul FLOPs over the whole loop's, {scan} scan: {ratios}")
 nb.newton_table(U64, W_hh64, scales=(1, 2, 3))
 
 # %% [markdown]
 # These are counts, the same on every machine (the last iteration is the one that finds nothing left to
 # change; FLOPs are relative to the loop's). With the weights PyTorch initialised (spectral radius 0.53),
-# Newton needed 5 iterations: 35 levels of scans instead of 100 steps, for about 150 times the loop's
-# matmul FLOPs. As $W_{hh}$ grows, so do the iterations: at spectral radius 1.59 it needed 13, that is 91
-# levels, nearly the loop's 100 steps, for about 400 times the FLOPs. The tanh chain *can* use parallel
-# hardware across time, iteratively and at extra work, and how much it gains depends on the RNN's dynamics
-# (Gonzalez, Warrington, Smith & Linderman 2024 make the method cheaper and more stable).
+# Newton needed 5 iterations: with our Hillis-Steele scan, 35 levels of scans instead of 100 steps, for
+# about 150 times the loop's matmul FLOPs; a work-efficient scan would need about 60 times, in up to 70
+# levels. As $W_{hh}$ grows, so do the iterations: at spectral radius 1.59 it needed 13, that is 91 levels,
+# nearly the loop's 100 steps, for about 400 times the FLOPs, or about 155 times in up to 182 levels with a
+# work-efficient scan, which may then be deeper than the loop. The tanh chain *can* use parallel hardware
+# across time, iteratively and at extra work, and how much it gains depends on the RNN's dynamics and on the
+# scan (Gonzalez, Warrington, Smith & Linderman 2024 make the method cheaper and more stable).
 #
 # And this RNN is tiny, $d_h = 4$. Each level of the scan composes $d_h \times d_h$ matrices ($2d_h^3$
 # FLOPs per product) where the loop multiplies a vector by $W_{hh}$ ($2d_h^2$ per step), so the price
 # grows roughly in proportion to $d_h$: one iteration alone costs 31 times the whole loop at $d_h = 4$,
-# 374 times at $d_h = 64$ and 2941 times at $d_h = 512$ (the line above the table).
+# 374 times at $d_h = 64$ and 2941 times at $d_h = 512$ with our scan, 12, 131 and 1018 times with a
+# work-efficient one (the lines above the table).
 #
 # ## Verdict
 #
@@ -316,7 +326,8 @@ nb.newton_table(U64, W_hh64, scales=(1, 2, 3))
 # * True: with the $\tanh$ recurrence, $h_t$ needs $h_{t-1}$; $h_{100}$ is the end of a chain of 100 tanh
 #   steps (99 earlier states, then its own), counted in `nn.RNN`'s graph. Measured, the chain took far
 #   longer than the same FLOPs in one call, and 64 times the work per step changed its time far less than
-#   64 times: its cost is mostly the chain, far less the work.
+#   64 times: its time follows its number of separate calls far more than its work, and, unlike $N$
+#   independent calls, a chain cannot be merged into one call.
 # * But not everything is sequential: the input projection (and any per-token output layer) is one
 #   matmul for all $t$ (`nn.RNN` computes it so), and each step's matrix product is parallel over batch and
 #   hidden units.
@@ -324,8 +335,9 @@ nb.newton_table(U64, W_hh64, scales=(1, 2, 3))
 #   $O(\log N)$ depth; recurrent models built on linear recurrences (S4 trained as a convolution, Mamba and
 #   minGRU with scans) are why recurrence came back (notebook 08). The tanh recurrence has no known exact
 #   shortcut, but Newton's method computes it in parallel iteratively, at extra work that grows with
-#   $W_{hh}$ (Lim et al. 2024): here ($d_h = 4$) 5 iterations and about 150 times the loop's matmul FLOPs,
-#   or 13 and 400 times, and the price grows roughly in proportion to $d_h$.
+#   $W_{hh}$ (Lim et al. 2024): here ($d_h = 4$) 5 iterations and about 60 to 150 times the loop's matmul
+#   FLOPs (a work-efficient scan, or our Hillis-Steele one), or 13 and about 155 to 400 times, and the price
+#   grows roughly in proportion to $d_h$.
 #
 # ## Summary
 #
@@ -337,8 +349,8 @@ nb.newton_table(U64, W_hh64, scales=(1, 2, 3))
 # * Measured: the same FLOPs take far longer as a chain than as one call, and 64 times the work per step
 #   changes the chain's time far less: its cost is mostly its number of steps.
 # * A linear recurrence has an exact parallel shortcut (a scan); no exact shortcut is known for the tanh
-#   recurrence, only iterative parallel methods (Newton's, DEER) at extra work: 150 to 400 times the loop's
-#   matmul FLOPs here ($d_h = 4$), growing with $d_h$.
+#   recurrence, only iterative parallel methods (Newton's, DEER) at extra work: about 60 to 400 times the
+#   loop's matmul FLOPs here ($d_h = 4$), depending on $W_{hh}$ and on the scan, growing with $d_h$.
 #
 # ## Exercises
 #
@@ -369,8 +381,8 @@ helpers.check("input_projection", my_input_projection)
 
 # %% [markdown]
 # **3. Count.** Starting from $h_0$ (given), how many $\tanh$ steps must run one after another before
-# $h_{100}$ is known, however many processors you have? Count $h_{100}$'s own step. Replace `None` with a
-# number.
+# $h_{100}$ is known, computed step by step as the recurrence is written (exactly, without iterative
+# solvers), however many processors you have? Count $h_{100}$'s own step. Replace `None` with a number.
 
 # %%
 answer = None

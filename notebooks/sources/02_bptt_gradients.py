@@ -216,8 +216,10 @@ print(f"spectral radius rho = {helpers.spectral_radius(Wg):.4f}")
 #
 # $$\mu = \lim_{T\to\infty} \frac{1}{T}\,\log\big\|J_T J_{T-1} \cdots J_1\big\|,$$
 #
-# which exists under mild conditions, e.g. when the factors come from a stationary random process
-# (Oseledets 1968, the multiplicative ergodic theorem; for RNNs see Engelken, Wolf & Abbott 2023). For the linear RNN,
+# which exists (and is the same for almost every run) when the factors come from a stationary *ergodic*
+# random process with $\mathbb{E}\log^+\|J_k\| < \infty$ (Furstenberg & Kesten 1960; Oseledets 1968, the
+# multiplicative ergodic theorem, gives the whole spectrum of exponents; for RNNs see Engelken, Wolf &
+# Abbott 2023). Here $\|J_k\| \le \|W_{hh}\|$, so the second condition holds. For the linear RNN,
 # $\mu = \log\rho$; for the $\tanh$ RNN it depends on $W_{hh}$ *and* on the inputs, which set the slopes
 # $1 - h_k^2$. We measure it below as the slope of $\log\|\partial h_T/\partial h_0\|$ against $T$.
 #
@@ -279,8 +281,8 @@ for rho in (0.9, 1.0, 1.1):
 # The linear RNN's slope is $\log\rho$ (Gelfand). The $\tanh$ RNN's Lyapunov exponent $\mu$ is about
 # $-0.56$, $-0.46$ and $-0.38$: negative for all three, a factor $e^{\mu}$ of about 0.57, 0.63 and 0.68 per
 # step, so even $\rho = 1.1$ vanishes. The average slope $\tanh'$ is about 0.5, which makes the factors
-# shrink. In practice vanishing, not exploding, is the
-# common failure of a $\tanh$ RNN *driven by inputs of this size*.
+# shrink. For these random matrices, driven by inputs of this size, vanishing, not exploding, is what
+# happens.
 #
 # **The input scale decides.** Multiply the inputs by a scale $s$ ($x_t \sim \mathcal N(0, s^2 I)$): small
 # inputs keep the units near 0, where $\tanh$ is nearly linear; large ones saturate them.
@@ -316,8 +318,8 @@ nb.plot_gradient_norms(rho=1.1, seq_len=200)
 # Move the **spectral radius ρ** of $W_{hh}$ (its largest $|\text{eigenvalue}|$), the **sequence length**
 # and the **input scale**. Watch the linear orthogonal curve follow $\rho^T$, the Gaussian one bulge above
 # it first, and the $\tanh$ curves: near $\rho^T$ at input scale 0.01 (for $\rho \le 1$), far below it at
-# 1 or 3. (The widget uses $d = 32$ and about 50 points per curve so that it redraws quickly; values beyond
-# float64 are drawn as red triangles, not dropped.)
+# 1 or 3. (The widget uses $d = 32$, as in the figure's title, and fewer points per curve so that it redraws
+# quickly; values beyond float64 are drawn as red triangles, not dropped.)
 
 # %%
 nb.explore_gradient_norms()
@@ -325,20 +327,25 @@ nb.explore_gradient_norms()
 # %% [markdown]
 # ## Why float64
 #
-# These products leave the range of float32 quickly. The smallest positive normal float32 is about
-# $10^{-38}$ (subnormals reach $10^{-45}$, then zero); float64 goes to about $10^{-308}$. Multiply out
-# $W^{200}$ for $W = 0.5\,I$ (true norm $0.5^{200} \approx 6\times10^{-61}$) in each:
+# These products leave the range of float32 quickly. The cell prints the smallest positive normal number
+# of float32 and of float64, and the smallest float32 subnormal (below the normals, with fewer digits; below
+# it, zero). Then it multiplies out $W^{200}$ for $W = 0.5\,I$ (true norm $0.5^{200}$) in each:
 
 # %%
 print(
-    f"smallest normal float32: {torch.finfo(torch.float32).tiny:.1e},  float64: {torch.finfo(torch.float64).tiny:.1e}"
+    f"smallest normal float32: {torch.finfo(torch.float32).smallest_normal:.1e},  "
+    f"float64: {torch.finfo(torch.float64).smallest_normal:.1e};  "
+    f"smallest float32 subnormal: {torch.nextafter(torch.tensor(0.0), torch.tensor(1.0)):.1e}"
 )
+print(f"true norm 0.5^200 = {0.5**200:.1e}")
 W_half = 0.5 * torch.eye(8)
 for dtype in (torch.float32, torch.float64):
     print(f"||W^200|| multiplied out in {dtype}: {jacobians.naive_product_norm(W_half, 200, dtype):.2g}")
 
 # %% [markdown]
-# float32 returns exactly 0: the gradient has not become small, it has become *unmeasurable*. That is why
+# $0.5^{200} \approx 6\times10^{-61}$ lies far below float32's smallest subnormal, about $10^{-45}$ (its
+# normals end near $10^{-38}$), and well inside float64's range, which goes to about $10^{-308}$. float32
+# returns exactly 0: the gradient has not become small, it has become *unmeasurable*. That is why
 # every norm in this notebook is float64, and why `helpers.jacobian_norms` also keeps the product
 # normalised and tracks its scale as a logarithm: past float64's range it reports `inf` (overflow) or 0,
 # never NaN.
@@ -417,9 +424,13 @@ for dtype in (torch.float32, torch.float64):
 # differences of about $10^{-7}$ and float64 about $2\times10^{-16}$, so in both adding them changes not one
 # bit: the early steps are lost to rounding beside the late steps' terms of order one. Scaling the gradient
 # (up, or down as clipping does) multiplies every term by the same number and leaves this share as it is.
-# Fixing vanishing needs a different *architecture*, one whose Jacobian along some path stays near the
-# identity: the LSTM's additive cell state (notebook 03), orthogonal or unitary recurrences, skip
-# connections, or attention, which connects step $T$ to step 1 directly (notebook 04).
+# Fixing vanishing needs more than rescaling the gradient: a path whose Jacobian stays near the identity
+# (the LSTM's additive cell state, notebook 03; an orthogonal recurrence without a saturating nonlinearity,
+# like the linear one with $\rho = 1$ above; skip connections; or attention, which connects step $T$ to
+# step 1 directly, notebook 04), or a regulariser or an initialisation that keeps the gradient's norm from
+# shrinking step by step (Pascanu et al.'s regulariser above; ReLU RNNs started from the identity, Le, Jaitly
+# & Hinton 2015). A better optimiser helps too: Hessian-free training (Martens & Sutskever 2011) trained
+# RNNs on long-range tasks that had defeated gradient descent.
 #
 # ## Verdict
 #
@@ -434,8 +445,8 @@ for dtype in (torch.float32, torch.float64):
 #   that, a non-normal $W_{hh}$ with $\rho = 0.9$ can amplify gradients many times over.
 # * Missing: $\tanh$ saturation. The rate of a $\tanh$ RNN is a Lyapunov exponent, set by $W_{hh}$ and the
 #   inputs together: with inputs of unit size even $\rho = 1.1$ vanishes (about 0.68 per step), with
-#   inputs of size 0.01 and $\rho = 0.9$ the $\tanh$ RNN follows $\rho^T$. Vanishing is the typical failure, and
-#   it is the hard one: clipping caps the steps of an exploding gradient in one line (without removing
+#   inputs of size 0.01 and $\rho = 0.9$ the $\tanh$ RNN follows $\rho^T$. Here vanishing is the failure we
+#   saw, and it is the hard one: clipping caps the steps of an exploding gradient in one line (without removing
 #   the cause), and does nothing for vanishing.
 #
 # ## Summary
@@ -447,7 +458,9 @@ for dtype in (torch.float32, torch.float64):
 # * With $\tanh$ the long-run rate is a Lyapunov exponent: $\tanh'$ below 1 (large inputs, saturation)
 #   makes gradients vanish even for $\rho > 1$.
 # * Use float64 (or logs) to measure these products; clip to cap the steps of an exploding gradient;
-#   vanishing needs a new architecture: the early steps' share of the weight gradient is below rounding.
+#   vanishing needs more than rescaling (the early steps' share of the weight gradient is below rounding):
+#   a path whose Jacobian stays near the identity (the LSTM's cell, attention), or a regulariser or
+#   initialisation that keeps the gradient's norm from shrinking.
 #
 # ## Exercises
 #

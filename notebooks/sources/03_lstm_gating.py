@@ -195,18 +195,22 @@ nb.explore_gates()
 # *constant error carousel* (their 1997 cell had no forget gate at all, in effect $f = 1$).
 #
 # **Check it against autograd.** The formula is exact when the gates do not depend on $c_0$. That is the case if
-# $W_{hh} = 0$: then the gates see only the inputs, and autograd's full Jacobian must equal $\operatorname{diag}(\prod_t f_t)$.
+# $W_{hh} = 0$: then the gates see only the inputs, and autograd's full Jacobian, through PyTorch's `nn.LSTMCell`
+# (`nb.last_cell_state` runs it over the sequence), must equal $\operatorname{diag}(\prod_t f_t)$ with our $f_t$.
 
 # %%
-W_ih64, W_hh64, b64 = weights64(nb.make_lstm(forget_bias=1.0))
+lstm1 = nb.make_lstm(forget_bias=1.0).double()  # PyTorch's cell, float64
+no_loop = nb.make_lstm(forget_bias=1.0).double()
+with torch.no_grad():
+    no_loop.weight_hh.zero_()  # W_hh = 0: the gates depend on x only
 x = nb.random_inputs(50)
-no_loop = torch.zeros_like(W_hh64)  # W_hh = 0: the gates depend on x only
-last_c = lambda c0: lstm_sequence(x, W_ih64, no_loop, b64, c0=c0)[1][-1]
 c0 = torch.zeros(nb.D, dtype=torch.float64)
-J = torch.autograd.functional.jacobian(last_c, c0, vectorize=True)  # dc_50/dc_0, (64, 64)
-_, _, g50 = lstm_sequence(x, W_ih64, no_loop, b64)
+last_c = lambda c: nb.last_cell_state(no_loop, x, c)  # c_50 of nn.LSTMCell, as a function of c_0
+J = torch.autograd.functional.jacobian(last_c, c0)  # dc_50/dc_0, (64, 64)
+_, _, g50 = lstm_sequence(x, *weights64(no_loop))  # our gates, from the same weights
 assert_close(J, torch.diag(cell_path(g50.f)))
-print("autograd dc_50/dc_0 == diag(prod_t f_t):", torch.allclose(J, torch.diag(cell_path(g50.f))))
+gap = helpers.within_rounding(J - torch.diag(cell_path(g50.f)), bound=1e-12)
+print(f"autograd dc_50/dc_0 through nn.LSTMCell vs diag(prod_t f_t): max |difference| {gap}")
 
 # %% [markdown]
 # With the real $W_{hh}$ there are more paths from $c_0$ to $c_T$: $c_0$ changes $h_1 = o_1 \tanh(c_1)$, which changes
@@ -215,12 +219,13 @@ print("autograd dc_50/dc_0 == diag(prod_t f_t):", torch.allclose(J, torch.diag(c
 # forward, one step at a time (multiplying by each step's Jacobian, as autograd's *forward mode* does), in float64,
 # with the overall scale kept as a logarithm so that nothing underflows, and returns its spectral norm
 # $\|\cdot\|_2$ (the most it stretches a vector; for the cell path's diagonal, $\max_j \prod_t f_t[j]$). Here it
-# is against autograd, and against the cell path alone.
+# is against autograd through `nn.LSTMCell`, and against the cell path alone.
 
 # %%
 x20 = x[:20]
-full = lambda c0: lstm_sequence(x20, W_ih64, W_hh64, b64, c0=c0)[1][-1]
-J20 = torch.autograd.functional.jacobian(full, c0, vectorize=True)  # dc_20/dc_0, (64, 64)
+W_ih64, W_hh64, b64 = weights64(lstm1)
+last_c = lambda c: nb.last_cell_state(lstm1, x20, c)  # c_20 of nn.LSTMCell, as a function of c_0
+J20 = torch.autograd.functional.jacobian(last_c, c0)  # dc_20/dc_0, (64, 64)
 ours, cell_only = jacobians.lstm_gradient_norms(W_ih64, W_hh64, b64, x20)
 assert_close(ours[-1], torch.linalg.matrix_norm(J20, ord=2), rtol=1e-9, atol=0)
 _, _, g20 = lstm_sequence(x20, W_ih64, W_hh64, b64)
@@ -231,7 +236,7 @@ print(f"ratio: {ours[-1] / cell_path(g20.f).max():.0f}")
 # %% [markdown]
 # With the forget bias at 1, after 20 steps the full Jacobian is about nine times the cell path alone (in
 # $\|\cdot\|_2$): the loops through $h$ add to the gradient rather than cancel it. The cell path is the part you
-# can reason about in one line; the figures below draw it as a dotted guide.
+# can reason about in one line; the figures below draw its forget gates as a dotted guide.
 #
 # ## Gradient flow: LSTM against the vanilla RNN
 #
@@ -272,9 +277,11 @@ for name, torch_cell in models.items():
 
 # %% [markdown]
 # They agree to float64 rounding (relative differences below $10^{-9}$). Now the curves up to $T = 500$: solid
-# lines are $\|\partial h_T/\partial x_1\|_F$; the dotted lines are each LSTM's cell path alone from $x_1$,
-# $\max_j \prod_{t=2}^{T} f_t[j]$ ($x_1$ enters the cell at step 1 through $i_1 \odot g_1$, then each later step
-# multiplies by $f_t$), and the thin black line marks a norm of 1.
+# lines are $\|\partial h_T/\partial x_1\|_F$; the dotted lines are a guide to each LSTM's cell path from $x_1$,
+# its forget gates alone, $\max_j \prod_{t=2}^{T} f_t[j]$ ($x_1$ enters the cell at step 1 through $i_1 \odot g_1$,
+# then each later step multiplies by $f_t$), and the thin black line marks a norm of 1. The guide is not the cell
+# path's exact share of $\|\partial h_T/\partial x_1\|_F$: it leaves out how $x_1$ enters the cell
+# ($\partial c_1/\partial x_1$) and how $c_T$ leaves it ($o_T \odot \tanh'(c_T)$); it shows the cell path's rate.
 
 # %%
 nb.plot_gradient_flow_biases(biases=(0.0, 1.0, 3.0))
@@ -302,19 +309,20 @@ for model in [*nb.RNNS, 0.0, 1.0, 3.0]:
     guess = nb.rnn_rho(model) if model in nb.RNNS else 1 / (1 + math.exp(-model))
     rule = "rho of W_hh" if model in nb.RNNS else "sigma(b_f)"
     print(f"{name:<20} factor per step {nb.decay_per_step(model):.3f}   ({rule}: {guess:.3f})")
-    if model not in nb.RNNS:  # the LSTM's cell path alone (the dotted guide), against all paths
+    if model not in nb.RNNS:  # the dotted guide, the forget gates alone, against all paths
         ratio = nb.gradient_norm_at(500, model) / nb.cell_path_at(500, model)
         cell = nb.decay_per_step(model, cell_path=True)
         print(
-            f"{'':<20} cell path alone {cell:.3f} per step; at T = 500, all paths / cell path = {ratio:.0e}"
+            f"{'':<20} guide prod f {cell:.3f} per step; at T = 500, all paths / guide prod f = {ratio:.0e}"
         )
 
 # %% [markdown]
 # The RNNs shrink faster than $\rho$ per step (0.46 against 0.58, 0.73 against 1): the $\tanh$ derivatives are
 # below 1 (notebook 02). The LSTMs shrink *slower* than $\sigma(b_f)$ (0.60 against 0.50, 0.81 against 0.73, 0.983
-# against 0.953), while their cell paths alone shrink at about $\sigma(b_f)$ (0.495, 0.723, 0.966): the loops through
-# $h$ and $W_{hh}$ carry gradient too, and by $T = 500$ far more than the cell path alone (about $10^{39}$ times more
-# at forget bias 0, $10^{4}$ at forget bias 3). But the ranking is set by the forget bias, and every curve whose factor
+# against 0.953), while the guide $\prod f$ shrinks at about $\sigma(b_f)$ (0.495, 0.723, 0.966): the loops through
+# $h$ and $W_{hh}$ carry gradient too, and by $T = 500$ the full gradient is far above the guide (about $10^{39}$
+# times at forget bias 0, $10^{4}$ at forget bias 3). The guide leaves out the cell path's entry and exit factors, so
+# these ratios compare with the forget gates' product, not with the cell path's exact share. But the ranking is set by the forget bias, and every curve whose factor
 # is below 1 still vanishes exponentially, only more slowly.
 #
 # And at $T = 500$ the LSTM's number depends on the draw. The table says $2 \times 10^{-4}$ at forget bias 3 for
@@ -397,8 +405,9 @@ nb.plot_state_size(d=nb.D, vocab=8)
 #   an RNN with an orthogonal $W_{hh}$** ($8 \times 10^{-7}$), at every length we measured. With a forget bias of 1 the
 #   LSTM overtakes the orthogonal RNN; with 3 a gradient survives 500 steps. So gates mitigate vanishing gradients
 #   *when the forget gate starts open*; the article's "gates let gradients flow" needs that condition. The cell path
-#   is also not the whole story: at initialisation the loops through $h$ carry more gradient than the cell path
-#   alone.
+#   is also not the whole story: at initialisation the loops through $h$ add to it (after 20 steps, $\partial c_{20}/\partial c_0$
+#   is about nine times its cell path alone), and by $T = 500$ the full gradient is many orders of magnitude above
+#   the guide $\prod f$.
 # * *"Even LSTMs struggle beyond a few hundred tokens"*: **consistent with measurement** (Khandelwal et al. 2018:
 #   about 200 tokens of effective context).
 # * *"because the state has a fixed size"*: **true, and a separate failure.** The article runs two problems
@@ -411,8 +420,9 @@ nb.plot_state_size(d=nb.D, vocab=8)
 #   \odot g_t$ and $h_t = o_t \odot \tanh(c_t)$; PyTorch stacks the gates as i, f, g, o, so the forget bias is slice
 #   `[d_h:2*d_h]`.
 # * On the cell path the Jacobian is $\operatorname{diag}(f_t)$, so $\partial c_T/\partial c_0 = \operatorname{diag}(\prod_t f_t)$:
-#   the cell path alone decays like about $\sigma(b_f)^T$, with no power of $W_{hh}$. At initialisation the paths
-#   through $h$ and $W_{hh}$ carry far more (at $T = 500$, about $10^{39}$ times more at forget bias 0).
+#   the cell path's forget gates decay like about $\sigma(b_f)^T$, with no power of $W_{hh}$. At initialisation the
+#   paths through $h$ and $W_{hh}$ add to it: at $T = 500$ the full gradient is about $10^{39}$ times the guide
+#   $\prod f$ at forget bias 0 (the guide leaves out how $x_1$ enters the cell and how $c_T$ leaves it).
 # * Compare models with one quantity, here $\|\partial h_T/\partial x_1\|$, and against a fair baseline: an RNN
 #   with an orthogonal $W_{hh}$ ($\rho = 1$) beats the LSTM with forget bias 0 (close to PyTorch's default).
 # * PyTorch's default forget bias is close to 0, so $f \approx 0.5$ on average. A positive bias (suggested by Gers et al. 2000;

@@ -160,7 +160,7 @@ for d_k in (16, 64, 256, 512, 1024):
         + [f"{J[v].median():.1e}" for v in ("raw", "scaled")]
         + [f"{(J[v] < 1e-3).float().mean():.0%}" for v in ("raw", "scaled")]
     )
-header = ["d_k", "largest weight, unscaled", "median ‖J‖ unscaled", "median ‖J‖ scaled"]
+header = ["d_k", "median largest weight, unscaled", "median ‖J‖ unscaled", "median ‖J‖ scaled"]
 Table(header + ["‖J‖ < 1e-3 unscaled", "‖J‖ < 1e-3 scaled"], rows)
 
 # %% [markdown]
@@ -289,8 +289,10 @@ print(f"max |one by one - PyTorch's SDPA| {helpers.within_rounding(one_by_one - 
 nb.plot_gradient_vs_distance(N=100, d=32)
 
 # %% [markdown]
-# The RNN's and the LSTM's gradients fall exponentially with distance; attention's does not
-# depend on distance at all. Now look at the numbers at a few distances:
+# The RNN's and the LSTM's gradients fall exponentially with distance; attention's has no
+# trend with distance: without positions nothing in this layer can tell distance (notebook 05
+# shows it is permutation-equivariant), and the values vary only with the random inputs. Now
+# look at the numbers at a few distances:
 
 # %%
 norms = nb.gradient_vs_distance(N=100, d=32)
@@ -301,7 +303,8 @@ print(f"the RNN's W_hh at this initialisation: spectral radius rho = {nb.rnn_spe
 # %% [markdown]
 # Three things to read here. Far away, attention wins by many orders of magnitude, as the
 # article says. But at distance 1, attention's gradient is *smaller* than the RNN's and the
-# LSTM's: the path is short, but it is thin. Attention's gradient is flat, not large. And
+# LSTM's: the path is short, but it is thin. Attention's gradient has no trend with distance,
+# but it is not large. And
 # the RNN in this comparison is the one PyTorch gives by default: its $W_{hh}$ has spectral
 # radius $\rho$ = 0.55 (last line), well below 1, so its gradient shrinks fast (notebook 02
 # shows how the decay depends on $\rho$).

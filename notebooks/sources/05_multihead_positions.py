@@ -217,7 +217,7 @@ for h in nb.HEAD_CHOICES:
 # %% [markdown]
 # What do *untrained* heads look like? We take `helpers.MultiHeadSelfAttention` as initialised,
 # which is `nn.Linear`'s default (weights and biases uniform in $\pm 1/\sqrt{d_{\text{model}}}$;
-# `nn.MultiheadAttention` initialises its own layer differently: Xavier weights, zero biases),
+# `nn.MultiheadAttention` initialises its own layer differently: Xavier `in_proj` weights, zero biases),
 # multiply $W_q, W_k, W_v$ (`in_proj`) by a factor, and measure how sharp each head's map
 # of the toy sentence is by its entropy, averaged over the 6 queries: $\ln 6 = 1.79$ nats
 # for uniform attention, 0 when every word attends to one word. With the factor 1 and with the
@@ -256,8 +256,8 @@ nb.plot_heads(n_heads=4, scale=nb.SHARP_SCALE)
 
 # %% [markdown]
 # Choose the number of **heads** (only divisors of $d_{\text{model}} = 16$) and the factor on
-# the initial weights (1 is `nn.Linear`'s default initialisation, as our class uses). Four
-# things to see, all in the table above: at factor 1 every map is flat, whatever the number
+# the initial $W_q, W_k, W_v$ (**W_q, W_k, W_v ×**; 1 is `nn.Linear`'s default initialisation,
+# as our class uses). Four things to see, all in the table above: at factor 1 every map is flat, whatever the number
 # of heads; at factor 8, narrower heads differ more from one another (for seed 0, 2 heads range
 # from 0.81 to 0.94 nats, 16 heads from 0.57 to 1.40); *on average* over five seeds, with this
 # initialisation, the sharpness changes little up to 4 heads and falls a little at 8 and 16
@@ -339,14 +339,22 @@ for offset in (1, 5, 20):
     print(f"offset {offset:2d}: max |PE_(p+offset) - M PE_p| {helpers.within_rounding(gap)}")
 
 # %% [markdown]
-# A rotation keeps lengths and angles, so the dot product $PE_p \cdot PE_{p+k} = PE_p \cdot
-# M_k PE_p$ is the same for every $p$:
+# So the dot product $PE_p \cdot PE_{p+k} = PE_p \cdot M_k PE_p$ is the same for every $p$. Each pair of $PE_p$,
+# $(\sin p\,\omega_i, \cos p\,\omega_i)$, is a unit vector, and $M_k$ turns it by the angle $k\,\omega_i$: the pair
+# contributes $\cos(k\,\omega_i)$, whatever $p$, and the dot product is $\sum_i \cos(k\,\omega_i)$, with
+# $\omega_i = 10000^{-2i/d_{\text{model}}}$. The cell compares the measured dot products, at every $p$, with
+# this closed form, computed in float64 from the frequencies alone:
 
 # %%
+omega = 10000 ** (-torch.arange(0, 64, 2, dtype=torch.float64) / 64)  # (32,): each pair's angle per position
 for offset in (1, 5, 20):
     dots = (pe64[:-offset] * pe64[offset:]).sum(-1)  # PE_p . PE_{p+offset}, every p
-    same = bool(dots.max() - dots.min() < 1e-4)
-    print(f"offset {offset:2d}: PE_p . PE_(p+offset) = {dots.mean():6.2f}, the same for every p: {same}")
+    closed = torch.cos(offset * omega).sum()  # sum_i cos(offset * omega_i): no p in it
+    gap = helpers.within_rounding(dots.double() - closed, bound=1e-4)
+    print(
+        f"offset {offset:2d}: PE_p . PE_(p+offset) = {dots.mean():6.2f};"
+        f" sum_i cos(offset * omega_i) = {closed:.3f}; max |difference| over p {gap}"
+    )
 
 # %% [markdown]
 # Now add the encoding to the slots *after* shuffling the tokens (a word moved to slot 3 gets
@@ -372,7 +380,7 @@ assert gap_pe > 1e5 * 1e-6 and gap_pe > 1e4 * gap_plain  # far above rounding
 #
 # ## Verdict
 #
-# **C6 is true.** Without positional information, self-attention is permutation-equivariant,
+# **C6 is true without a causal mask.** Without positional information, self-attention is permutation-equivariant,
 # exactly up to float rounding (below $10^{-6}$ here): "the cat sat on the mat" and "the mat sat on
 # the cat" look the same to it. Adding the sinusoidal encoding to the inputs makes the output
 # depend on order. Two nuances: the sinusoidal encoding is one choice among several (learned

@@ -147,7 +147,7 @@ print("parameters per model:", sizes)
 results = nb.train(ensembles.DELAYS, budget, seed=0)
 print(
     f"trained {results.n_models} models ({len(ensembles.KINDS)} kinds x {len(ensembles.DELAYS)} delays), "
-    f"{budget.steps} Adam steps each, in {results.seconds:.0f} s\n"
+    f"{budget.steps} Adam steps each (the time is on the progress line)\n"
 )
 print(results.table())
 acc = dict(zip(ensembles.KINDS, results.at().tolist()))  # kind -> [accuracy at T = 10, 30, 100]
@@ -286,9 +286,10 @@ for bias in (0.0, 3.0):
     )
 
 # %% [markdown]
-# With the default bias the signal from $x_0$ is scaled by about $10^{-3}$ after 10 steps and $10^{-30}$ after
-# 100: there is nothing to learn from. With bias $+3$ it is still about $0.6$ after 10 steps and $0.2$ after 30,
-# which is why those delays were learned, but about $0.008$ after 100. **Open question**, not tested here (a
+# With $f = \sigma(\text{bias})$, ignoring what the inputs add to the gate, the default bias scales the signal from
+# $x_0$ by about $10^{-3}$ after 10 steps and $10^{-30}$ after 100: after 100 steps there is nothing to learn
+# from. With bias $+3$ it is still about $0.6$ after 10 steps and $0.2$ after 30, which is why those delays were
+# learned, but about $0.008$ after 100. **Open question**, not tested here (a
 # longer run does not fit this notebook's time): would more Adam steps at $T = 100$ find the weights from
 # scratch, or is a signal scaled by $0.008$ too weak to start from? Exercise 3 tests it. The attention model
 # needs neither, because its path from $x_0$ to the answer has length 1.

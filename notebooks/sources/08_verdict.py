@@ -79,8 +79,10 @@ generator = helpers.set_seed(8)
 # * **recurrent (LSTM)**: the LSTM cell of notebook 03 over $N$ steps (four gates, so four times the products);
 # * **self-attention**: one head, projections $Q, K, V$, $\mathrm{softmax}(QK^\top/\sqrt d)V$, output projection;
 # * **convolutional**: `nn.Conv1d` with kernel width $k = 3$;
-# * **restricted self-attention**: a sliding window, each token attends to itself and the $r = 16$ tokens before
-#   it (as in Mistral 7B, Jiang et al. 2023; the missing tokens before the first are masked).
+# * **restricted self-attention**: a causal (sliding-window) variant of Vaswani et al.'s restricted attention,
+#   whose neighbourhood of size $r$ is centred on the output position: here each token attends to itself and the
+#   $r = 16$ tokens before it (as in Mistral 7B, Jiang et al. 2023; the missing tokens before the first are
+#   masked).
 
 # %%
 d, Ns = 64, [16, 64, 256, 1024]
@@ -157,9 +159,10 @@ for kind, counts in links.items():
     print(f"{kind:<50}" + "".join(f"{n:>9}" for n in counts))
 
 # %% [markdown]
-# One layer of attention links any two tokens, at any distance. A window of $r = 16$ moves information 16
+# One layer of attention links any two tokens, at any distance. Our causal window of $r = 16$ moves information 16
 # tokens per layer, so tokens $D$ apart need $\lceil D/r \rceil$ layers (1, 4, 16): Table 1's
-# $\mathcal{O}(N/r)$. The contiguous convolution moves it one token per layer ($(k-1)/2$ for width $k$):
+# $\mathcal{O}(N/r)$. (Vaswani et al.'s centred window reaches only $r/2$ back per layer: about $2D/r$ layers,
+# also $\mathcal{O}(N/r)$.) The contiguous convolution moves it one token per layer ($(k-1)/2$ for width $k$):
 # $D$ layers, $\mathcal{O}(N/k)$. The dilated one reaches $3^L - 1$ tokens back with $L$ layers:
 # $\lceil \log_3 (D + 1) \rceil$ (3, 4, 6), $\mathcal{O}(\log_k N)$. The recurrent layers also link everything in
 # one layer, but their path runs through the $D$ steps of their chain: $\mathcal{O}(N)$.
@@ -185,10 +188,12 @@ assert t_mha > t_rnn  # on one CPU thread, the extra work (N/d + 2 = 6x) is not 
 # %% [markdown]
 # On one CPU thread attention came out *slower* (the cell asserts it; the ratio printed depends on the machine,
 # and notebook 06 measures it with spreads). Depth can only turn into speed when hardware runs the independent
-# operations at the same time, as a GPU does: recurrence cannot use a GPU's width across time; attention can.
-# That is not sufficient: on an NVIDIA H200 (notebook 06, section 6) cuDNN's `nn.RNN` still beat attention at
-# these sizes (B = 32, d = 128, fp32). Attention won where the RNN's small steps leave the GPU idle (batch 1,
-# long sequences) and where tensor cores run its products (wide layers in bfloat16).
+# operations at the same time, as a GPU does: the tanh recurrence, computed exactly step by step, cannot use a
+# GPU's width across time; attention can. That is not sufficient: on an NVIDIA H200 (notebook 06, section 6)
+# cuDNN's `nn.RNN` still beat attention in the forward pass at these sizes (B = 32, d = 128, fp32, in both
+# runs there); in forward + backward the runs disagree at $N = 512$, and the RNN won from $N = 1024$. Attention
+# won where the RNN's small steps leave the GPU idle (batch 1, long sequences) and where tensor cores run its
+# products (wide layers in bfloat16).
 
 # %% [markdown]
 # ## Long-range dependencies: one short training run
@@ -254,8 +259,8 @@ nb.plot_generation([16, 64, 256, 1024, 4096], d)
 #
 # The counts above match their formulas exactly (the cells assert it, and the tests check it at other sizes),
 # so the formulas can draw any $d$ and $N$ at once. Left, the work of one layer over $N$ tokens; right, the
-# cost of generating token $N$, FLOPs and the numbers kept between tokens, for the RNN (blue) and attention
-# (green). The labels under the panels give attention's cost as a multiple of the RNN's. Here $d = 64$ and
+# cost of generating token $N$, FLOPs and the numbers kept between tokens, for the RNN (blue, plain) and
+# attention (green, hatched), each named under its bar. The labels under the panels give attention's cost as a multiple of the RNN's. Here $d = 64$ and
 # $N = 1024$, the values counted above:
 
 # %%
@@ -286,7 +291,7 @@ rows = [  # (layer type, complexity per layer, sequential ops, max path length: 
     ("recurrent (LSTM)", "O(N d²)", "O(N)", "O(N)", "recurrent (LSTM)"),
     ("convolutional, contiguous", "O(k N d²)", "O(1)", "O(N/k)", "convolutional (k=3)"),
     ("convolutional, dilated", "O(k N d²)", "O(1)", "O(log_k N)", nb.DILATED),
-    ("restricted self-attention", "O(r N d)", "O(1)", "O(N/r)", "restricted self-attention (r=16)"),
+    ("restricted self-attention (causal)", "O(r N d)", "O(1)", "O(N/r)", "restricted self-attention (r=16)"),
 ]
 through = lambda kind: " (through 256 steps)" if kind.startswith("recurrent") else ""
 Table(
@@ -346,20 +351,23 @@ ledger.claims_ledger()
 #
 # | claim | verdict | the evidence |
 # |---|---|---|
-# | C1 sequential bottleneck | true for a nonlinear recurrence, which has no exact parallel shortcut (iterative solvers pay several times the work); a linear, element-wise one runs in parallel | [01](01_recurrence.ipynb): the unrolled chain and the loop time linear in $N$; the input projection is one matmul. Here: the chain length grows with $N$; the scan, the convolution and the chunks of the epilogue equal the loop. |
+# | C1 sequential bottleneck | true for the tanh recurrence, which has no known exact parallel shortcut (iterative solvers pay many times the work: about 60-400 times the loop's matmul FLOPs in 01, $d_h = 4$, depending on $W_{hh}$ and the scan); a linear, element-wise one runs in parallel | [01](01_recurrence.ipynb): the unrolled chain and the loop time linear in $N$; the input projection is one matmul. Here: the chain length grows with $N$; the scan, the convolution and the chunks of the epilogue equal the loop. |
 # | C2 eigenvalue < 1 vanishes, > 1 explodes | mechanism right, condition imprecise | [02](02_bptt_gradients.ipynb): gradient norms against the spectral radius, orthogonal vs Gaussian $W_{hh}$, the non-normal matrix, $\tanh$ saturation. |
 # | C3 LSTMs still forget | mostly right | [03](03_lstm_gating.ipynb): $\partial c_T/\partial c_0 = \prod f_t$ and its dependence on the forget bias; [07](07_long_range_memory.ipynb): the accuracy-vs-delay figure (bias $+3$ learns $T = 30$, not $T = 100$). "A few hundred tokens" is Khandelwal et al. (2018)'s measurement on language models, not ours. |
 # | C4 every token sees every other at once | true in training and encoding, not in generation | [04](04_attention.ipynb): one matrix product computes all $L \times L$ scores; generating one position at a time gives the same outputs, but each new token waits for the last (and the generation rows above). |
 # | C5 $\mathcal{O}(1)$ path fixes long context | wrong as stated | [04](04_attention.ipynb): gradient vs distance and its dilution with $N$; [07](07_long_range_memory.ipynb): attention recalls at $T = 100$ only with positions. Here: $\mathcal{O}(N^2)$ work and an $\mathcal{O}(N d)$ cache. |
 # | C6 positions are needed | true without a causal mask | [05](05_multihead_positions.ipynb): permutation equivariance without encoding, broken by the encoding or by a causal mask; [07](07_long_range_memory.ipynb): attention without positions bounded by the order-blind ceiling (near it at $T = 10$ and $30$). |
-# | C7 the timing snippet | not on a CPU at batch 32; on a GPU, at the article's sizes, only against the Python loop | [06](06_parallelism_cost.ipynb): the snippet as written, then proper measurements, and an H200's: attention beats the loop, not cuDNN's `nn.RNN` at B = 32, d = 128, fp32; it wins at batch 1 with long $N$, and in wide layers in bf16 (both together). Here: one timing on one thread. |
+# | C7 the timing snippet | not on a CPU at batch 32; on a GPU, at the article's sizes, only against the Python loop | [06](06_parallelism_cost.ipynb): the snippet as written, then proper measurements, and an H200's: attention beats the loop, not cuDNN's `nn.RNN` in the forward pass at B = 32, d = 128, fp32 (forward + backward: undecided up to $N = 512$, the RNN's from $N = 1024$); it wins at batch 1 with long $N$, and in wide layers in bf16 (both together). Here: one timing on one thread. |
 # | C8 the table | right but incomplete | this notebook: the counted FLOPs, chain lengths, layers linking distant tokens, and the generation rows. |
 
 # %% [markdown]
 # ## Epilogue: how recurrence came back
 #
-# The sequential bottleneck (C1) is real for $h_t = \tanh(W h_{t-1} + \dots)$: there is no shortcut from $h_0$
-# to $h_N$ but to apply the map $N$ times. But take a **linear**, element-wise recurrence
+# The sequential bottleneck (C1) is real for $h_t = \tanh(W h_{t-1} + \dots)$ computed exactly: no shortcut from
+# $h_0$ to $h_N$ is known but to apply the map $N$ times (notebook 01's Newton iterations reach it in parallel
+# only at many times the work). Nonlinearity alone is not the obstacle: two steps of
+# $h_t = \max(h_{t-1} + a_t, b_t)$ compose into one of the same form, $(a_1 + a_2,\; \max(b_1 + a_2, b_2))$;
+# two tanh steps do not. Take a **linear**, element-wise recurrence
 #
 # $$h_t = a_t \odot h_{t-1} + b_t .$$
 #
@@ -456,7 +464,8 @@ Table(
 #
 # The restriction has a price. The steps of a diagonal recurrence multiply numbers, and numbers commute: the
 # product of the transitions is the same in any order. Tracking a state that changes by operations that do
-# *not* commute, such as which of three cups hides a ball after a sequence of swaps, needs the order:
+# *not* commute, such as which of three cups hides a ball after a sequence of swaps, needs the order, which
+# that product does not keep:
 
 # %%
 swap_01, swap_12 = torch.eye(3)[[1, 0, 2]], torch.eye(3)[[0, 2, 1]]  # exchange cups 0 and 1; 1 and 2
@@ -468,11 +477,15 @@ print(
 )
 
 # %% [markdown]
-# Merrill, Petty & Sabharwal (2024, *The Illusion of State in State-Space Models*) prove the general form:
-# linear state-space models such as S4 and Mamba, like Transformers, lie in the circuit class
-# $\mathsf{TC}^0$, so (unless $\mathsf{TC}^0 = \mathsf{NC}^1$) they cannot follow a sequence of permutations
-# of five objects, which a nonlinear RNN tracks with one step per token. The parallel chain was bought with
-# part of what made the tanh RNN sequential, and part of what made it expressive.
+# The cell shows only that the transitions of one diagonal layer commute (here with positive decays, as
+# `torch.rand` draws them): three cups are beyond such a layer, not provably beyond every model built from such
+# layers (stacked, or with negative or complex decays). The permutations of three objects form a solvable group,
+# and tracking them lies in the circuit class $\mathsf{TC}^0$, which the theorem below does not exclude. The
+# proven limit is for five objects: Merrill, Petty & Sabharwal (2024, *The Illusion of State in State-Space Models*) prove that linear
+# state-space models such as S4 and Mamba, like Transformers, lie in $\mathsf{TC}^0$, so (unless
+# $\mathsf{TC}^0 = \mathsf{NC}^1$) they cannot follow a sequence of permutations of five objects, which a
+# nonlinear RNN tracks with one step per token. The parallel chain was bought with part of what made the tanh
+# RNN sequential, and part of what made it expressive.
 
 # %% [markdown]
 # ## Verdict
@@ -482,15 +495,16 @@ print(
 # does not, and the path lengths of convolutions and restricted attention are the numbers of stacked layers we
 # counted. But the table hides that for long sequences attention does more work ($N/d + 2$ times a tanh
 # RNN's, more than an LSTM's once $N > 2d$), that its speed-up needs parallel hardware and enough work per step
-# to fill it (on one CPU thread attention was slower; on an H200 it lost to cuDNN's `nn.RNN` at batch 32,
-# $d = 128$, fp32, and won at batch 1 with long sequences, and in wide layers in bfloat16, both together), and
+# to fill it (on one CPU thread attention was slower; on an H200 it lost the forward pass to cuDNN's `nn.RNN` at
+# batch 32, $d = 128$, fp32, and won at batch 1 with long sequences, and in wide layers in bfloat16, both together), and
 # it omits the two rows that favour recurrence: $\mathcal{O}(d^2)$ per generated token and $\mathcal{O}(d)$
 # state, against $\mathcal{O}(d^2 + N d)$ and $\mathcal{O}(N d)$. "Long-range dependencies: poor vs excellent"
 # holds in a small training budget on a task with one sharp target, with positional encoding; it is not a law.
 #
 # **The conclusion** ("LLMs would have been computationally impossible to train with recurrent
-# architectures") overreaches: a *nonlinear* recurrence has no exact shortcut across time (iterative
-# solvers parallelise it at several times the work, Lim et al. 2024, notebook 01), but a linear, element-wise
+# architectures") overreaches: the tanh recurrence has no known exact shortcut across time (iterative solvers,
+# Lim et al. 2024, parallelise it at many times the work: about 60-400 times the loop's matmul FLOPs in notebook 01,
+# $d_h = 4$, more for wider states), but a linear, element-wise
 # one keeps every $d \times d$ product out of its chain, and runs as a scan, a convolution, in chunks, or as a
 # cheap serial loop. Models built on such recurrences are trained at large scale today (RWKV,
 # Peng et al. 2023; Mamba, Gu & Dao 2023), at a price in expressivity (Merrill et al. 2024). So recurrence is
@@ -515,7 +529,8 @@ print(
 # * A linear, element-wise recurrence has no matrix product in its chain: a scan computes it in
 #   $\lceil \log_2 N \rceil$ parallel steps (Mamba, minGRU), a convolution when $a$ is fixed (S4), chunks of
 #   matrix products when $a_t$ is a scalar (Mamba-2), a serial loop cheaply (RWKV-4); all equal the loop. The
-#   price: such models cannot track state like a nonlinear RNN (Merrill et al. 2024).
+#   price: such models cannot follow permutations of five objects, which a nonlinear RNN can (Merrill et al.
+#   2024, unless $\mathsf{TC}^0 = \mathsf{NC}^1$).
 
 # %% [markdown]
 # ## Exercises

@@ -52,8 +52,10 @@ def test_newton_table_counts_more_iterations_as_w_hh_grows(g):
     W_hh = 0.3 * torch.randn(4, 4, generator=g, dtype=torch.float64)
     U = torch.randn(1, 30, 4, generator=g, dtype=torch.float64)
     rows = [row.split() for row in repr(nb01.newton_table(U, W_hh, scales=(1, 3))).splitlines()[1:]]
-    (_, _, fast, levels, _), (_, _, slow, *_) = rows
+    (_, _, fast, levels, flops, levels_we, flops_we), (_, _, slow, *_) = rows
     assert int(levels) == 5 * int(fast)  # ceil(log2 30) = 5 scan levels per iteration
+    assert int(levels_we) == 2 * int(levels)  # a work-efficient scan: two sweeps
+    assert int(flops_we[:-1]) < int(flops[:-1])  # fewer pairs: 2 (N - 1) = 58 against 119
     assert int(fast) < 10 and int(fast) < int(slow) <= 31  # N + 1 iterations always suffice
 
 

@@ -63,6 +63,23 @@ def test_cell_path_is_exact_when_w_hh_is_zero():
     assert_close(norms, cell)  # one path only: the two agree
 
 
+def test_last_cell_state_is_pytorchs_c_T_and_autograd_through_it_gives_the_cell_path():
+    cell = nb03.make_lstm(1.0, d=6).double()
+    x = nb03.random_inputs(12, d=6)
+    layer = torch.nn.LSTM(6, 6).double()  # the same weights, run by PyTorch's sequence layer
+    with torch.no_grad():
+        for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
+            getattr(layer, f"{name}_l0").copy_(getattr(cell, name))
+    c0 = torch.randn(6, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    _, (_, c_n) = layer(x, (torch.zeros(1, 6, dtype=torch.float64), c0[None]))
+    assert_close(nb03.last_cell_state(cell, x, c0), c_n[0])
+    with torch.no_grad():
+        cell.weight_hh.zero_()
+    J = torch.autograd.functional.jacobian(lambda c: nb03.last_cell_state(cell, x, c), c0)
+    _, _, gates = lstm.lstm_sequence(x, *lstm.weights64(cell), c0=c0)
+    assert_close(J, torch.diag(lstm.cell_path(gates.f)))
+
+
 @pytest.mark.parametrize("T", [50, 200, 500])
 def test_one_yardstick_ranks_the_rnns_and_the_lstm_as_the_notebook_says(T):
     norm = lambda model: nb03.gradient_norm_at(T, model)

@@ -20,7 +20,7 @@ def test_heads_explorer_offers_only_divisors_and_keeps_the_parameter_count():
     ex.controls["n_heads"].value = 8
     assert "8 heads × 2 dims" in ex.result.axes[0].get_title()
     ex.controls["scale"].value = 1
-    assert "weights × 1:" in ex.result.axes[0].get_title() and ex.error is None
+    assert "W_q, W_k, W_v × 1:" in ex.result.axes[0].get_title() and ex.error is None
 
 
 def test_random_heads_are_uniform_at_init_and_sharper_when_scaled():

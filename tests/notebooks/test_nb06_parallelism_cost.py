@@ -15,7 +15,7 @@ def test_grid_and_explorer_redraw_from_measurements(monkeypatch):
     monkeypatch.setattr(nb06, "time_models", lambda *a, **k: pytest.fail("a redraw re-timed the models"))
     fig, titles = explorer.result, lambda: [ax.get_title() for ax in explorer.result.axes]
     explorer.controls["seq_len"].value = 8
-    assert "N=8" in titles()[1] and "N/d + 2 = 2.5" in titles()[1]  # 8/16 + 2
+    assert "N=8" in titles()[1] and "attention / RNN = 2.5" in titles()[1]  # N/d + 2 = 8/16 + 2
     explorer.controls["batch"].value = 1
     assert "B=1" in titles()[0] and explorer.error is None
     assert explorer.result is fig  # updated in place
