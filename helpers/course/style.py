@@ -158,22 +158,23 @@ def look(artist) -> str:
     return ", ".join(parts) or "nothing drawn"
 
 
-def _legend_entries(ax) -> list[str]:
-    """Each legend entry of `ax` as "label [look]": its text and how its line looks."""
+def _legend_looks(ax) -> list[tuple[str, str]]:
+    """Each legend entry of `ax` as (its text, how its line looks apart from colour)."""
     legend = ax.get_legend()
     if legend is None:
         return []
     originals = {label: handle for handle, label in zip(*ax.get_legend_handles_labels())}
     return [
-        f"{text.get_text()} [{look(originals.get(text.get_text(), drawn))}]"
+        (text.get_text(), look(originals.get(text.get_text(), drawn)))
         for text, drawn in zip(legend.get_texts(), legend.legend_handles)
     ]
 
 
 def colour_only(ax) -> list[str]:
     """The legend entries of `ax` that share their look with another: only colour tells them apart."""
-    looks = [entry[entry.rindex(" [") :] for entry in _legend_entries(ax)]
-    return [entry for entry, seen in zip(_legend_entries(ax), looks) if looks.count(seen) > 1]
+    entries = _legend_looks(ax)
+    looks = [seen for _, seen in entries]
+    return [f"{label} [{seen}]" for label, seen in entries if looks.count(seen) > 1]
 
 
 def _axes_text(ax) -> str:
@@ -183,7 +184,7 @@ def _axes_text(ax) -> str:
     y, x = scale(ax.get_yscale(), ax.get_ylabel()), scale(ax.get_xscale(), ax.get_xlabel())
     kind = "bars" if ax.patches and not ax.get_lines() else "image" if ax.images else "lines"
     text = f"{ax.get_title() or 'a panel'}: {kind} of {y or 'values'} against {x or 'position'}"
-    entries = _legend_entries(ax)
+    entries = [f"{label} [{seen}]" for label, seen in _legend_looks(ax)]
     return _plain(text + (f" ({len(entries)} shown: {'; '.join(entries)})" if entries else ""))
 
 
