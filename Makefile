@@ -7,11 +7,13 @@ NB     ?=
 .PHONY: setup lab test notebooks benchmark slides clean
 setup: $(STAMP)
 
-$(STAMP): requirements.txt pyproject.toml tools/jupyterlab_overrides.json
+$(STAMP): requirements.txt pyproject.toml tools/jupyterlab_overrides.json $(shell find tools/image-alt/labextension -type f)
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps --editable .
+	# the course's JupyterLab extension: figures' descriptions become their images' alt text
+	$(PY) -m pip install --quiet --no-deps --force-reinstall ./tools/image-alt
 	# JupyterLab's defaults for this course: no "get Jupyter news?" pop-up, no update check
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp tools/jupyterlab_overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
@@ -69,7 +71,13 @@ assignments: setup    ## nbgrader assignments from the notebooks' exercises: bui
 gpu-bench: setup      ## on a CUDA machine: measure the GPU sweeps again into build/gpu-bench/ (formats of helpers/data/gpu/)
 	$(PY) tools/gpu_bench.py
 
-.PHONY: slides colab
+.PHONY: labextension slides colab
+labextension: setup   ## rebuild tools/image-alt/labextension/ from its index.js (needs npm) and install it again
+	cd tools/image-alt && npm ci --no-audit --no-fund --silent && rm -rf labextension && \
+		node node_modules/@jupyterlab/builder/lib/build-labextension.js --core-path "$$($(abspath $(PY)) -c \
+		'import jupyterlab, pathlib; print(pathlib.Path(jupyterlab.__file__).parent / "staging")')" . >/dev/null
+	$(PY) -m pip install --quiet --no-deps --force-reinstall ./tools/image-alt
+
 slides: setup         ## reveal.js slides that present offline, in build/slides/ (serve: python -m http.server -d build/slides)
 	$(PY) tools/slides.py
 	for lang in $(COURSE_LANGS); do $(PY) tools/slides.py --lang $$lang; done

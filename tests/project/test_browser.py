@@ -306,6 +306,38 @@ def test_no_serious_accessibility_violation_in_slides_or_handout(export, browser
     assert alts and all(a.startswith("Figure with") for a in alts), alts
 
 
+def test_jupyterlab_shows_each_figures_description_as_its_alt_text(lab, browser):
+    """JupyterLab's own image renderer sets no alt text; the course's extension (tools/image-alt,
+    installed by `make setup`) sets each image's alt from its output metadata: the committed
+    figures as the notebook opens, then the new ones and the widget's after a run."""
+    name = "02_bptt_gradients.ipynb"
+    committed = {
+        output["metadata"]["image/png"]["alt"]
+        for cell in nbformat.read(B.NOTEBOOKS / name, as_version=4).cells
+        for output in cell.get("outputs", [])
+        if "image/png" in output.get("data", {})
+    }
+    images = "[...document.querySelectorAll('.jp-OutputArea-output img')]"
+    shown = f"() => {images}.map(i => [i.alt, !!i.closest('.jupyter-widgets')])"
+    page = B.open_notebook(browser, lab, name)
+    try:
+        page.wait_for_function(f"() => {images}.length > 1", timeout=60_000)
+        opened = page.evaluate(shown)
+        ran = B.run_all(page)
+        page.wait_for_function(f"() => {images}.some(i => i.closest('.jupyter-widgets'))", timeout=60_000)
+        after = page.evaluate(shown)
+    finally:
+        page.close()
+        lab.shutdown_kernels()
+    assert ran, f"{name}: running all cells failed"
+    missing = [alt for alt, _ in opened if alt not in committed]
+    assert not missing, (
+        f"images whose alt is not their committed description (extension not installed?): {missing}"
+    )
+    assert all(alt.startswith("Figure with") for alt, _ in after), [alt for alt, _ in after]
+    assert any(in_widget for _, in_widget in after), "no figure drawn by a live widget"
+
+
 # --------------------------------------------------------------------------- the course's languages
 TRANSLATED_RUN = {"it": "00_start_here", "ru": "00_start_here", "fa": "04_attention", "es": "00_start_here"}
 _JS_DIRECTIONS = """() => {

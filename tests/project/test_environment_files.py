@@ -34,7 +34,7 @@ def environment() -> tuple[dict[str, str], dict[str, str]]:
     pip = {
         canonical(Requirement(line).name): str(Requirement(line).specifier)
         for line in pip_lines
-        if not line.startswith("-")
+        if not line.startswith(("-", "./"))  # options, and the course's own packages
     }
     return conda, pip
 
@@ -60,6 +60,7 @@ def test_environment_yml_installs_helpers_and_uses_conda_forge():
     assert env["channels"] == ["conda-forge"]
     pip_lines = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
     assert "--editable ." in pip_lines
+    assert "./tools/image-alt" in pip_lines, "JupyterLab would show figures without their alt text"
 
 
 def test_pyproject_dependencies_are_ranges_the_lock_satisfies():
