@@ -15,7 +15,7 @@ NOTEBOOKS = [  # (file stem, title, claims tested)
     ("04_attention", "Scaled dot-product attention", "C4, C5"),
     ("05_multihead_positions", "Multi-head attention and positions", "C6"),
     ("06_parallelism_cost", "Parallelism and cost, measured", "C7, C8"),
-    ("07_long_range_memory", "Long-range memory, trained live", "C3, C5"),
+    ("07_long_range_memory", "Long-range memory, trained live", "C3, C5, C6"),
     ("08_verdict", "The verdict", "C1-C8"),
 ]
 

@@ -4,10 +4,11 @@ import math
 import re
 
 import matplotlib
+from matplotlib.category import StrCategoryFormatter
 from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FixedLocator, FuncFormatter, Locator, LogLocator, NullLocator
+from matplotlib.ticker import FixedFormatter, FixedLocator, FuncFormatter, Locator, LogLocator, NullLocator
 
 # Okabe & Ito (2008): distinguishable with every common colour-vision deficiency.
 COLORS = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
@@ -110,9 +111,11 @@ def log_limits(*curves) -> tuple[float, float]:
 
 
 def finite_or_marked(ax, x, y, *, label: str | None = None, **line_kw):
-    """Plot y(x) on a log axis; mark entries that overflowed (inf) or underflowed (0).
+    """Plot y(x) on a log axis: overflow (inf) marked, what a log axis cannot show (0, NaN) left out.
 
-    Overflow is drawn as a red triangle at the top edge, labelled; it is never dropped.
+    An entry that overflowed is drawn as a red triangle at the height of the curve's largest finite
+    value, labelled once per axes; it is never dropped. An entry that underflowed to 0 (or is negative
+    or NaN) is left out: the line stops there, or has a gap.
     """
     xs = list(x)
     ys = [float(v) for v in y]
@@ -177,13 +180,53 @@ def colour_only(ax) -> list[str]:
     return [f"{label} [{seen}]" for label, seen in entries if looks.count(seen) > 1]
 
 
+def _shared_label(ax, which: str) -> str:
+    """The x or y label of `ax`, or, where its own is empty, that of an axes it shares that axis with."""
+    siblings = ax.get_shared_x_axes() if which == "x" else ax.get_shared_y_axes()
+    labels = [getattr(a, f"get_{which}label")() for a in [ax, *siblings.get_siblings(ax)]]
+    return next((label for label in labels if label), "")
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text.replace("−", "-"))
+    except ValueError:
+        return False
+    return True
+
+
+def _categories(axis, most: int = 8) -> str:
+    """The tick labels of an axis whose ticks are named by text (bars of named things), as a list;
+    "" for an axis of numbers. Formatted from its locator, without drawing the canvas."""
+    formatter = axis.get_major_formatter()
+    if not isinstance(formatter, (StrCategoryFormatter, FixedFormatter, FuncFormatter)):
+        return ""
+    names = [_plain(name) for name in formatter.format_ticks(axis.get_major_locator()())]
+    names = [name for name in names if name]
+    if not isinstance(formatter, StrCategoryFormatter) and all(map(_number, names)):
+        return ""  # numbers, as log_axis's tick_label writes them
+    more = f"; and {len(names) - most} more" if len(names) > most else ""
+    return f"{len(names)} categories: {'; '.join(names[:most])}{more}" if names else ""
+
+
+def _axis_text(ax, which: str, unnamed: str) -> str:
+    """How describe names one axis: its label (or a shared axes' label, or its categories), log scale."""
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    label = _shared_label(ax, which) or _categories(axis) or unnamed
+    log = axis.get_scale() == "log" and "log" not in label
+    return f"{label} (log scale)" if log else label
+
+
 def _axes_text(ax) -> str:
     """What one panel plots, from its own labels: title, y against x (with log scales), the legend's
-    entries and how each looks apart from its colour (a reader may be told "the dashed line")."""
-    scale = lambda axis, label: f"{label} (log scale)" if axis == "log" and "log" not in label else label
-    y, x = scale(ax.get_yscale(), ax.get_ylabel()), scale(ax.get_xscale(), ax.get_xlabel())
+    entries and how each looks apart from its colour (a reader may be told "the dashed line").
+    A panel with its axes hidden is a diagram: its figure's `finding` says what it shows."""
+    title = ax.get_title() or "a panel"
+    if not ax.axison:
+        return _plain(f"{title}: a diagram")
+    y, x = _axis_text(ax, "y", "values"), _axis_text(ax, "x", "position")
     kind = "bars" if ax.patches and not ax.get_lines() else "image" if ax.images else "lines"
-    text = f"{ax.get_title() or 'a panel'}: {kind} of {y or 'values'} against {x or 'position'}"
+    text = f"{title}: {kind} of {y} against {x}"
     entries = [f"{label} [{seen}]" for label, seen in _legend_looks(ax)]
     return _plain(text + (f" ({len(entries)} shown: {'; '.join(entries)})" if entries else ""))
 

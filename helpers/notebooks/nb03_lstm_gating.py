@@ -248,7 +248,7 @@ GRADIENT_FLOW_STYLES = (  # (label, line style) of the curves of plot_gradient_f
     ("RNN", dict(color=COLORS[3], marker="v", ms=3, markevery=0.1)),  # style or marker too:
     ("orthogonal RNN", dict(color=COLORS[1], ls="-.")),  # colour is never the only difference
     ("LSTM", dict(color=COLORS[0])),
-    ("LSTM guide ∏ f", dict(color=COLORS[0], ls="--")),
+    ("LSTM guide ∏ f", dict(color=COLORS[0], ls=":")),
 )  # short labels: every glyph of a widget's figure costs redraw time (~0.3 ms each)
 NO_DECAY = "1: no decay"
 UNDERFLOW_NOTE = "a line that stops has underflowed float64 (< 1e-308)"

@@ -9,7 +9,7 @@ from torch import nn
 
 from ..attention import entropy
 from ..course.exercises import register_exercise
-from ..course.style import new_figure
+from ..course.style import finding, new_figure
 from ..course.widgets import Explorer, choice, register
 from ..measure import one_thread
 from ..multihead import MultiHeadSelfAttention, split_heads
@@ -102,7 +102,9 @@ def plot_sentence_heads(weights: torch.Tensor, names: list[str], words=SENTENCE)
     fig, ax = new_figure(width=2.3 * weights.shape[0] + 1.2, height=3.2)
     image = draw_maps(ax, weights, names, words)
     fig.colorbar(image, ax=ax, shrink=0.8, label="attention weight")
-    return fig
+    maps = "; ".join(f'"{name}"' for name in names)
+    shown = f"{len(names)} maps side by side, left to right: {maps}; colour: attention weight, 0 to 1."
+    return finding(fig, shown)
 
 
 HEAD_CHOICES = tuple(h for h in range(1, TOY_D_MODEL + 1) if TOY_D_MODEL % h == 0)

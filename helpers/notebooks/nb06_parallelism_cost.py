@@ -31,6 +31,7 @@ def _calls_at(name: str, seq_len: int, dim: int) -> int:
 def complexity_table(seq_len: int = 512, dim: int = D_MODEL) -> Table:
     """The article's table (Vaswani et al. 2017, Table 1, rows 1-3) beside counts made here, at B=1."""
     rnn, att = MODELS[1], MODELS[2]
+    where = "(derived in 04, counted in 08)"  # the notebooks that derive and count the path
 
     def calls(name):  # operator calls at N, then at 2N
         return f"{_calls_at(name, seq_len, dim)} -> {_calls_at(name, 2 * seq_len, dim)} operator calls"
@@ -57,7 +58,7 @@ def complexity_table(seq_len: int = 512, dim: int = D_MODEL) -> Table:
                 "x2",
                 growth(att, seq_len, 2 * dim),
             ],
-            ["maximum path length", "O(N)", "N (notebook 04)", "O(1)", "1 (notebook 04)"],
+            ["maximum path length", "O(N)", f"N {where}", "O(1)", f"1 {where}"],
         ],
     )
 

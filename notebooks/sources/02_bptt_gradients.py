@@ -319,7 +319,8 @@ nb.plot_gradient_norms(rho=1.1, seq_len=200)
 # and the **input scale**. Watch the linear orthogonal curve follow $\rho^T$, the Gaussian one bulge above
 # it first, and the $\tanh$ curves: near $\rho^T$ at input scale 0.01 (for $\rho \le 1$), far below it at
 # 1 or 3. (The widget uses $d = 32$, as in the figure's title, and fewer points per curve so that it redraws
-# quickly; values beyond float64 are drawn as red triangles, not dropped.)
+# quickly; values above float64's range are drawn as red triangles, not dropped; values below it, which the
+# norms report as 0, are left out: the curve stops there.)
 
 # %%
 nb.explore_gradient_norms()
@@ -424,13 +425,16 @@ for dtype in (torch.float32, torch.float64):
 # differences of about $10^{-7}$ and float64 about $2\times10^{-16}$, so in both adding them changes not one
 # bit: the early steps are lost to rounding beside the late steps' terms of order one. Scaling the gradient
 # (up, or down as clipping does) multiplies every term by the same number and leaves this share as it is.
-# Fixing vanishing needs more than rescaling the gradient: a path whose Jacobian stays near the identity
-# (the LSTM's additive cell state, notebook 03; an orthogonal recurrence without a saturating nonlinearity,
-# like the linear one with $\rho = 1$ above; skip connections; or attention, which connects step $T$ to
-# step 1 directly, notebook 04), or a regulariser or an initialisation that keeps the gradient's norm from
-# shrinking step by step (Pascanu et al.'s regulariser above; ReLU RNNs started from the identity, Le, Jaitly
-# & Hinton 2015). A better optimiser helps too: Hessian-free training (Martens & Sutskever 2011) trained
-# RNNs on long-range tasks that had defeated gradient descent.
+# Fixing vanishing needs more than rescaling the gradient. It needs a path along which the gradient is not a
+# long product of shrinking factors: steps whose Jacobian stays near the identity (the LSTM's additive cell
+# state while its forget gate stays open, notebook 03; skip connections), steps that keep the norm (an
+# orthogonal recurrence without a saturating nonlinearity, like the linear one with $\rho = 1$ above), or a
+# short path (attention links step $T$ to step 1 in one step, notebook 04, which also shows that diffuse
+# attention dilutes that one step's gradient, about $1/N$ per token). Or it needs a regulariser or an
+# initialisation that keeps the gradient's norm from shrinking step by step (Pascanu et al.'s regulariser
+# above; ReLU RNNs started from the identity, Le, Jaitly & Hinton 2015). A better optimiser helps too:
+# Hessian-free training (Martens & Sutskever 2011) trained RNNs on long-range tasks that had defeated
+# gradient descent.
 #
 # ## Verdict
 #
@@ -459,8 +463,10 @@ for dtype in (torch.float32, torch.float64):
 #   makes gradients vanish even for $\rho > 1$.
 # * Use float64 (or logs) to measure these products; clip to cap the steps of an exploding gradient;
 #   vanishing needs more than rescaling (the early steps' share of the weight gradient is below rounding):
-#   a path whose Jacobian stays near the identity (the LSTM's cell, attention), or a regulariser or
-#   initialisation that keeps the gradient's norm from shrinking.
+#   a path that is not a long product of shrinking factors (steps whose Jacobian stays near the identity,
+#   as the LSTM's cell while its forget gate is open; steps that keep the norm; or a short path, as
+#   attention's one step from $T$ to 1), or a regulariser or initialisation that keeps the norm from
+#   shrinking.
 #
 # ## Exercises
 #

@@ -453,6 +453,12 @@ for batch, pass_ in ((32, "fwd"), (32, "fwd+bwd"), (1, "fwd"), (1, "fwd+bwd")):
         f"B={batch:<2} {nb.PASSES[pass_]:<18} need_weights=False / nn.RNN: "
         + "  ".join(f"N={n}: {v:.2f}" for n, v in r.items())
     )
+for pass_ in nb.PASSES:  # batch 1, long N: how many times faster attention is (above 1: faster)
+    r = gpu_sweep.ratios(sweep, 1, pass_)
+    print(
+        f"B=1  {nb.PASSES[pass_]:<18} nn.RNN / need_weights=False:   "
+        + "  ".join(f"N={n}: {1 / v:.1f}" for n, v in r.items() if n >= 1024)
+    )
 for pass_, other in gpu_sweep.executed_06().items():  # another run: notebook 06 executed on the same H200
     print(f"B=32, N=512, {nb.PASSES[pass_]}, another run (helpers/data/gpu/executed_06) against the sweep:")
     for m in (FUSED, ATTENTION):
@@ -475,9 +481,11 @@ for pass_, other in gpu_sweep.executed_06().items():  # another run: notebook 06
 #   as in section 2).
 # * **Batch 1:** neither model fills the GPU. Attention's fixed number of kernels keeps it
 #   near its floor of a few tenths of a millisecond up to $N = 2048$, while the RNN pays
-#   about half a microsecond for every step whatever the batch. From $N = 1024$ attention
-#   is two to four times faster in the forward pass, and from $N = 2048$ in forward +
-#   backward. (The $N = 16$ point is within the noise of a tenth of a millisecond.)
+#   about half a microsecond for every step whatever the batch. In the forward pass,
+#   attention is 3.3, 4.2, 3.6 and 2.1 times faster at $N = 1024$, 2048, 4096 and 8192
+#   (the inverted ratios above); in forward + backward the two tie at $N = 1024$, and
+#   attention is 1.7, 2.0 and 1.4 times faster from $N = 2048$. (The $N = 16$ point is
+#   within the noise of a tenth of a millisecond.)
 #
 # Width and precision decide the rest. At batch 32, forward + backward, each line is a
 # time over the RNN's in float32:
@@ -565,7 +573,7 @@ else:
 #
 # The article's section 5 table, rows 1 to 3, beside what we can count here at
 # batch 1 (FLOPs by `FlopCounterMode`, operator calls as in section 4; the path
-# length was measured in notebook 04):
+# length was derived in notebook 04 and counted in notebook 08):
 
 # %%
 nb.complexity_table(seq_len=512, dim=128)

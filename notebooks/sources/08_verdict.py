@@ -100,6 +100,7 @@ for kind, counts in flops.items():
 # %%
 for kind, formula in nb.FLOP_FORMULAS.items():
     print(f"{kind:<34} counted / formula = {[f / formula(N, d) for f, N in zip(flops[kind], Ns)]}")
+    assert flops[kind] == [formula(N, d) for N in Ns], kind  # exact integers: the count is the formula
 ratio = [a / r for a, r in zip(flops["self-attention"], flops["recurrent"])]
 print("self-attention / tanh RNN:", ratio, " = N/d + 2")
 ratio_lstm = [a / r for a, r in zip(flops["self-attention"], flops["recurrent (LSTM)"])]
@@ -307,8 +308,8 @@ Table(
 # The complexity, sequential-operations and path-length columns are Vaswani et al.'s. For attention the
 # complexity counts only the comparison of all pairs, $\mathcal{O}(N^2 d)$; our counts also include the
 # $\mathcal{O}(N d^2)$ projections that every attention layer pays. The dilated convolution does the same work as
-# the contiguous one (its taps are spread out, not more numerous) with a chain as short; what changes is the
-# path.
+# the contiguous one (its taps are spread out, not more numerous), and its longest chain is one operation longer
+# (5 against 4: the padding that makes it causal). What changes is the path.
 # Then the rows that are not in Table 1, each with the cell above that measured it (the accuracy comes
 # from the training run, so this table is not compared by the tests: its cell asserts the generation rows):
 
@@ -351,9 +352,9 @@ ledger.claims_ledger()
 #
 # | claim | verdict | the evidence |
 # |---|---|---|
-# | C1 sequential bottleneck | true for the tanh recurrence, which has no known exact parallel shortcut (iterative solvers pay many times the work: about 60-400 times the loop's matmul FLOPs in 01, $d_h = 4$, depending on $W_{hh}$ and the scan); a linear, element-wise one runs in parallel | [01](01_recurrence.ipynb): the unrolled chain and the loop time linear in $N$; the input projection is one matmul. Here: the chain length grows with $N$; the scan, the convolution and the chunks of the epilogue equal the loop. |
+# | C1 sequential bottleneck | true for the tanh recurrence, which has no known exact parallel shortcut (iterative solvers pay many times the work: about 60-400 times the loop's matmul FLOPs in 01, $d_h = 4$, depending on $W_{hh}$ and the scan); a linear, element-wise one runs in parallel | [01](01_recurrence.ipynb): the chain counted in `nn.RNN`'s graph (100 dependent steps), and timed against the same FLOPs in one call at $B = 1$ to $64$; the input projection is one matmul. Here: the chain length grows with $N$; the scan, the convolution and the chunks of the epilogue equal the loop. |
 # | C2 eigenvalue < 1 vanishes, > 1 explodes | mechanism right, condition imprecise | [02](02_bptt_gradients.ipynb): gradient norms against the spectral radius, orthogonal vs Gaussian $W_{hh}$, the non-normal matrix, $\tanh$ saturation. |
-# | C3 LSTMs still forget | mostly right | [03](03_lstm_gating.ipynb): $\partial c_T/\partial c_0 = \prod f_t$ and its dependence on the forget bias; [07](07_long_range_memory.ipynb): the accuracy-vs-delay figure (bias $+3$ learns $T = 30$, not $T = 100$). "A few hundred tokens" is Khandelwal et al. (2018)'s measurement on language models, not ours. |
+# | C3 LSTMs still forget | mostly right | [03](03_lstm_gating.ipynb): along the cell path, $\partial c_T/\partial c_0 = \prod_t \operatorname{diag}(f_t)$ (the paths through $h$ add to the full gradient), and its dependence on the forget bias; [07](07_long_range_memory.ipynb): the accuracy-vs-delay figure (bias $+3$ learns $T = 30$, not $T = 100$). "A few hundred tokens" is Khandelwal et al. (2018)'s measurement on language models, not ours. |
 # | C4 every token sees every other at once | true in training and encoding, not in generation | [04](04_attention.ipynb): one matrix product computes all $L \times L$ scores; generating one position at a time gives the same outputs, but each new token waits for the last (and the generation rows above). |
 # | C5 $\mathcal{O}(1)$ path fixes long context | wrong as stated | [04](04_attention.ipynb): gradient vs distance and its dilution with $N$; [07](07_long_range_memory.ipynb): attention recalls at $T = 100$ only with positions. Here: $\mathcal{O}(N^2)$ work and an $\mathcal{O}(N d)$ cache. |
 # | C6 positions are needed | true without a causal mask | [05](05_multihead_positions.ipynb): permutation equivariance without encoding, broken by the encoding or by a causal mask; [07](07_long_range_memory.ipynb): attention without positions bounded by the order-blind ceiling (near it at $T = 10$ and $30$). |
@@ -463,9 +464,9 @@ Table(
 # ### What it costs: tracking state
 #
 # The restriction has a price. The steps of a diagonal recurrence multiply numbers, and numbers commute: the
-# product of the transitions is the same in any order. Tracking a state that changes by operations that do
-# *not* commute, such as which of three cups hides a ball after a sequence of swaps, needs the order, which
-# that product does not keep:
+# product of the transitions is the same in any order. The operations of some states do *not* commute: which
+# of three cups hides a ball after a sequence of swaps depends on the order of the swaps. The cell checks both,
+# for two swaps and for two diagonal steps:
 
 # %%
 swap_01, swap_12 = torch.eye(3)[[1, 0, 2]], torch.eye(3)[[0, 2, 1]]  # exchange cups 0 and 1; 1 and 2
@@ -477,15 +478,30 @@ print(
 )
 
 # %% [markdown]
-# The cell shows only that the transitions of one diagonal layer commute (here with positive decays, as
-# `torch.rand` draws them): three cups are beyond such a layer, not provably beyond every model built from such
-# layers (stacked, or with negative or complex decays). The permutations of three objects form a solvable group,
-# and tracking them lies in the circuit class $\mathsf{TC}^0$, which the theorem below does not exclude. The
-# proven limit is for five objects: Merrill, Petty & Sabharwal (2024, *The Illusion of State in State-Space Models*) prove that linear
-# state-space models such as S4 and Mamba, like Transformers, lie in $\mathsf{TC}^0$, so (unless
-# $\mathsf{TC}^0 = \mathsf{NC}^1$) they cannot follow a sequence of permutations of five objects, which a
-# nonlinear RNN tracks with one step per token. The parallel chain was bought with part of what made the tanh
-# RNN sequential, and part of what made it expressive.
+# That alone proves no limit: the state $h_T = \sum_t \big(\prod_{s>t} a_s\big) \odot b_t$ still weights each
+# input by its position, so a diagonal layer does see order. What such layers cannot do has been proven, at
+# finite precision, and it depends on the decays:
+#
+# * **Decays in $[0, 1]$** (nonnegative gates, as Mamba's; `torch.rand` draws such decays above): Sarrof,
+#   Veitsman & Hahn (2024) prove that such state-space models cannot recognise *parity* (is the number of 1s
+#   even?) at arbitrary lengths, and Grazzi et al. (2025) that linear RNNs whose transition matrices have only
+#   positive eigenvalues cannot solve it, while negative eigenvalues can. Stacking layers does not help. Parity
+#   is inside three cups: hide the ball under one of two cups, swap those two at every 1 and leave them at every
+#   0, and the ball is back under the cup it started under exactly when the number of 1s is even. So these models cannot track three cups,
+#   however stacked.
+# * **Complex (or negative) decays that depend on the input**: Shakerinava, Khavari, Ravanbakhsh & Chandar
+#   (2026) prove that one such layer cannot track any group whose operations do not all commute (a non-Abelian
+#   group, as the swaps of three cups), and that $k$ layers can track a group if and only if it has a
+#   subnormal series of length $k$ with Abelian factors. The permutations of three cups have one of length 2
+#   (the rotations of the three, which commute, then a swap or none), so two such layers can track three cups.
+# * **Five objects**: their permutations have no such series, so no number of such layers tracks them. More
+#   generally, Merrill, Petty & Sabharwal (2024, *The Illusion of State in State-Space Models*) prove that
+#   linear state-space models such as S4 and Mamba, like Transformers, lie in the circuit class
+#   $\mathsf{TC}^0$, so (unless $\mathsf{TC}^0 = \mathsf{NC}^1$) they cannot compose permutations of five
+#   objects, which a nonlinear RNN tracks with one step per token.
+#
+# The parallel chain was bought with part of what made the tanh RNN sequential, and part of what made it
+# expressive.
 
 # %% [markdown]
 # ## Verdict
@@ -595,6 +611,12 @@ helpers.check("scan_steps_1000", answer)
 #   arXiv:2410.01201.
 # * Merrill, W., Petty, J. & Sabharwal, A. (2024). The illusion of state in state-space models. *ICML*.
 #   arXiv:2404.08819.
+# * Sarrof, Y., Veitsman, Y. & Hahn, M. (2024). The expressive capacity of state space models: a formal language
+#   perspective. *NeurIPS*. arXiv:2405.17394.
+# * Grazzi, R., Siems, J., Zela, A., Franke, J. K. H., Hutter, F. & Pontil, M. (2025). Unlocking state-tracking
+#   in linear RNNs through negative eigenvalues. *ICLR*. arXiv:2411.12537.
+# * Shakerinava, M., Khavari, B., Ravanbakhsh, S. & Chandar, S. (2026). The expressive limits of diagonal SSMs
+#   for state-tracking. arXiv:2603.01959.
 # * Jiang, A. Q. et al. (2023). Mistral 7B. arXiv:2310.06825. (Sliding-window attention: a token sees the $W$
 #   before it, and $k$ layers reach $k \times W$ tokens back.)
 # * Tay, Y., Dehghani, M., Abnar, S., Shen, Y., Bahri, D., Pham, P., Rao, J., Yang, L., Ruder, S. & Metzler, D.

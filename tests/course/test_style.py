@@ -1,5 +1,6 @@
 """helpers.course.style: the course's log axes and tick labels."""
 
+import matplotlib.patches
 import pytest
 
 from helpers.course.style import RoundPowers, log_axis, new_figure, tick_label
@@ -74,3 +75,57 @@ def test_colour_only_names_the_entries_that_look_alike():
     ax.get_lines()[1].set_marker("s")
     ax.legend()
     assert colour_only(ax) == []
+
+
+def test_a_diagram_is_named_a_diagram_and_told_by_its_finding():
+    from helpers.course.style import describe, finding, new_figure
+
+    fig, ax = new_figure()
+    ax.add_patch(matplotlib.patches.Rectangle((0, 0), 1, 1))
+    ax.set_title("boxes and arrows")
+    ax.axis("off")
+    text = describe(finding(fig, "h_t waits for h_t-1."))
+    assert text == "Figure with 1 panel. boxes and arrows: a diagram. h_t waits for h_t-1."
+
+
+def test_bars_named_by_text_are_described_by_their_names_before_any_draw():
+    from helpers.course.style import describe, log_axis, new_figure
+
+    fig, ax = new_figure()
+    ax.bar(["one call", "100 independent calls", "100-step chain"], [0.05, 1.0, 2.0])
+    log_axis(ax, "y")
+    ax.set_ylabel("time (ms)")
+    expected = (
+        "bars of time (ms) (log scale) against 3 categories: one call; 100 independent calls; 100-step chain"
+    )
+    assert expected in describe(fig)
+    ax.set_xticks([0, 1, 2], ["a", "b", "c"])  # a FixedFormatter: names too
+    assert "against 3 categories: a; b; c." in describe(fig)
+
+
+def test_a_panel_takes_an_empty_axis_label_from_the_axes_it_shares_it_with():
+    from helpers.course.style import describe, log_axis, new_figure
+
+    fig, axes = new_figure(2, 2, sharex=True, sharey="row")
+    for ax in axes.flat:
+        ax.plot([16, 64], [1, 10])
+        log_axis(ax, "x", base=2)
+        log_axis(ax, "y")
+    for ax in axes[1]:
+        ax.set_xlabel("sequence length N")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("time (ms)")
+    text = describe(fig)
+    panel = "lines of time (ms) (log scale) against sequence length N (log scale)"
+    assert text.count(panel) == 4, text
+    assert "against (log scale)" not in text and "of (log scale)" not in text
+
+
+def test_an_unlabelled_log_axis_is_still_named():
+    from helpers.course.style import describe, log_axis, new_figure
+
+    fig, ax = new_figure()
+    ax.plot([1, 2], [1, 10])
+    log_axis(ax, "y")
+    log_axis(ax, "x")
+    assert "lines of values (log scale) against position (log scale)" in describe(fig)

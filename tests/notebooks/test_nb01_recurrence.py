@@ -9,6 +9,7 @@ from torch.testing import assert_close
 import helpers
 from conftest import ATOL
 from helpers.course.exercises import passes
+from helpers.course.style import describe
 from helpers.measure import count_flops
 from helpers.notebooks import nb01_recurrence as nb01
 
@@ -45,6 +46,9 @@ def test_sequential_cost_widget_shows_the_timed_batch():
     ax = explorer.result.axes[0]
     assert [bar.get_height() for bar in ax.patches] == [nb01._MEASURED[64][w] for w in nb01.WAYS]
     assert ax.get_title().startswith("B = 64: 13 MFLOP each")
+    alt = describe(explorer.result)  # the alt text after the redraw: bars by name, B = 64's times
+    assert "against 3 categories: one call; 100 independent calls; 100-step chain" in alt
+    assert f"100-step chain {nb01._MEASURED[64][nb01.WAYS[2]]:.2f} ms." in alt
     assert repr(explorer) == "Explorer(sequential_cost: batch size B)"
 
 
@@ -111,6 +115,8 @@ def test_unrolled_chain_draws_one_hidden_state_per_step():
     fig = nb01.plot_unrolled_chain(N=4)
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert "$h_{4}$" in texts and "$h_{5}$" not in texts and "4 steps" in texts
+    alt = describe(fig)  # a diagram, told by its finding, not "bars of values against position"
+    assert ": a diagram. The inputs x_1 to x_4 " in alt and "h_4 after 4." in alt and "bars" not in alt
 
 
 @pytest.mark.parametrize(
