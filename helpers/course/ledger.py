@@ -36,7 +36,7 @@ CLAIMS = [
         "C1",
         "h_t needs h_{t-1}, so an RNN cannot be parallelised across time",
         "true for the tanh RNN: no exact shortcut is known, only iterative solvers at many times "
-        "the work (about 60-400 times the loop's matmul FLOPs in 01, d = 4, depending on W_hh and "
+        "the work (about 60-400 times the loop's matmul FLOPs in 01, d_h = 4, depending on W_hh and "
         "on the scan; more for wider states); the input projection is "
         "one matmul, and a linear, element-wise recurrence parallelises (a scan, a "
         "convolution, chunks)",
@@ -104,8 +104,8 @@ CLAIMS = [
         ["05", "07"],
         "MHA(Px) = P MHA(x) to rounding, broken by the encoding or a causal mask (05); no "
         "positions, bounded by the order-blind ceiling, near it at T = 10 and 30 (07)",
-        "language models without positional encoding learn positions through the causal mask: "
-        "Haviv et al. 2022",
+        "language models without positional encoding still learn positions, which the authors "
+        "attribute to the causal mask: Haviv et al. 2022",
     ),
     Claim(
         "C7",

@@ -141,7 +141,8 @@ def _plain(label: str) -> str:
 
 LINE_STYLES = {"-": "solid", "--": "dashed", "-.": "dash-dot", ":": "dotted"}
 MARKERS = {"o": "circles", "s": "squares", "D": "diamonds", "d": "diamonds", "x": "crosses", "+": "pluses"}
-MARKERS |= dict.fromkeys("v^<>", "triangles") | {"*": "stars", ".": "dots", "p": "pentagons", "h": "hexagons"}
+MARKERS |= {"^": "up-triangles", "v": "down-triangles", "<": "left-triangles", ">": "right-triangles"}
+MARKERS |= {"*": "stars", ".": "dots", "p": "pentagons", "h": "hexagons"}
 
 
 def look(artist) -> str:
@@ -210,9 +211,10 @@ def _categories(axis, most: int = 8) -> str:
 
 
 def _axis_text(ax, which: str, unnamed: str) -> str:
-    """How describe names one axis: its label (or a shared axes' label, or its categories), log scale."""
+    """How describe names one axis: its label (or a shared axes' label), its categories, log scale."""
     axis = ax.xaxis if which == "x" else ax.yaxis
-    label = _shared_label(ax, which) or _categories(axis) or unnamed
+    named, categories = _shared_label(ax, which), _categories(axis)
+    label = f"{named} ({categories})" if named and categories else named or categories or unnamed
     log = axis.get_scale() == "log" and "log" not in label
     return f"{label} (log scale)" if log else label
 

@@ -383,7 +383,8 @@ print("same direction:", torch.allclose(W_rec.grad / W_rec.grad.norm(), raw / ra
 # next backward pass returns a huge gradient again, to be capped again. And it handles exploding gradients
 # only: a gradient whose norm is below $c$ is left as it is, and one above $c$ is scaled as a whole, so a
 # vanishing part stays vanishing. (For vanishing gradients Pascanu et al. proposed a different tool, a
-# regulariser that penalises the shrinking of the back-propagated gradient; clipping does nothing for them.)
+# regulariser that penalises any change of the back-propagated gradient's norm from one step to the next,
+# shrinking or growing, their section 3.3; clipping does nothing for them.)
 
 # %% [markdown]
 # ## Vanishing gradients have no such fix

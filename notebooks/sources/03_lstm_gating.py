@@ -380,11 +380,13 @@ print(
 nb.plot_state_size(d=nb.D, vocab=8)
 
 # %% [markdown]
-# Real LSTMs run out long before this bound: a float does not store 32 useful bits, and the state also has to
-# compute. Khandelwal, He, Qi & Jurafsky (2018, *Sharp Nearby, Fuzzy Far Away*) measured how much context trained
-# LSTM language models actually use: about **200 tokens**, with word order mattering only for the nearest ~50. That is
-# the article's "a few hundred tokens". Note that this is a *different* failure from vanishing gradients: a perfect
-# gradient path does not make a fixed-size memory any bigger. Attention (notebook [04](04_attention.ipynb)) removes
+# Trained LSTMs use far less context than such a bound allows. Khandelwal, He, Qi & Jurafsky (2018, *Sharp Nearby,
+# Fuzzy Far Away*) measured how much context trained LSTM language models actually use: about **200 tokens**, with
+# word order mattering only for the nearest ~50. That is the article's "a few hundred tokens". Why so few is not
+# measured here (a float holds fewer than 32 useful bits, the state also has to compute, training may not find
+# better weights): the bound says only that a fixed-size state must lose information once the history outgrows
+# it, not that this is what stops LSTMs at 200 tokens. It is a *different* limit from vanishing gradients: a
+# perfect gradient path does not make a fixed-size memory any bigger. Attention (notebook [04](04_attention.ipynb)) removes
 # this limit by keeping *every* past token (a state that grows with $T$), at a cost we measure in notebook 06.
 #
 # The 1365-token bound is about storing a whole sequence.
@@ -411,7 +413,9 @@ nb.plot_state_size(d=nb.D, vocab=8)
 #   the guide $\prod f$.
 # * *"Even LSTMs struggle beyond a few hundred tokens"*: **consistent with measurement** (Khandelwal et al. 2018:
 #   about 200 tokens of effective context).
-# * *"because the state has a fixed size"*: **true, and a separate failure.** The article runs two problems
+# * *"because the state has a fixed size"*: **true as a bound, and a separate failure.** A fixed-size state must
+#   lose information once the history outgrows it (after 1365 tokens here); that this is what stops LSTMs at a few
+#   hundred tokens is not shown. The article runs two problems
 #   together. Gradient flow is about *training* (can a learning signal reach step 0?); the fixed-size state is about
 #   *capacity* (can $2 d_h$ numbers hold the history?). Gates address the first, not the second.
 #

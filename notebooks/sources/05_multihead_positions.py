@@ -378,7 +378,8 @@ assert gap_pe > 1e5 * 1e-6 and gap_pe > 1e4 * gap_plain  # far above rounding
 # the rounding bound of the test without positions: the layer now sees order. The second
 # line shows that a **causal mask** also breaks the symmetry, since position $t$ sees a
 # different set of tokens than position $t+1$; decoder-only language models trained without
-# any positional encoding do learn positional information this way (Haviv et al. 2022).
+# any positional encoding do learn positional information (Haviv et al. 2022), which the authors
+# attribute to the causal mask.
 #
 # ## Verdict
 #
@@ -407,8 +408,8 @@ assert gap_pe > 1e5 * 1e-6 and gap_pe > 1e4 * gap_plain  # far above rounding
 # ## Exercises
 #
 # **1. Split into heads.** Complete `my_split_heads`: it takes `x` of shape
-# $(B, L, d_{\text{model}})$ and returns $(B, h, L, d_{\text{model}}/h)$, head $i$ holding
-# columns $i\,d_k$ to $(i+1)\,d_k - 1$ (the layout of `nn.MultiheadAttention`).
+# $(B, L, d_{\text{model}})$ and returns $(B, h, L, d_{\text{model}}/h)$, head $i$ (counting from 0,
+# as the code does) holding columns $i\,d_k$ to $(i+1)\,d_k - 1$ (the layout of `nn.MultiheadAttention`).
 
 
 # %%

@@ -185,7 +185,7 @@ print("attn_out:", tuple(attn_out.shape), "-> every position, (B, N, d)")
 warm = measure.time_fn(lambda: rnn(x), repeats=5)
 print(f"RNNCell loop, warm: {warm}")
 print(f"the snippet's single cold call: {rnn_time * 1000:.2f} ms")
-start = time.perf_counter()  # one more warm call on Python's own clock: the same order of magnitude
+start = time.perf_counter()  # one more warm call on Python's own clock: within a factor of 20
 rnn(x)
 assert 0.05 < (time.perf_counter() - start) * 1000 / warm.median_ms < 20
 
@@ -429,14 +429,17 @@ rnn_ms, loop_ms = (gpu_sweep.value(sweep, batch=32, seq_len=512, pass_="fwd", mo
 print(
     f"forward, per dependent step: RNNCell loop {1000 * loop_ms / 512:.0f} µs, nn.RNN {1000 * rnn_ms / 512:.2f} µs"
 )
+cpu_loop_ms = forward[LOOP].median_ms  # section 2, this CPU, measure.THREADS thread(s)
+print(f"RNNCell loop, forward: H200 {loop_ms:.1f} ms, this CPU {cpu_loop_ms:.1f} ms (section 2)")
 
 # %% [markdown]
 # At the article's sizes, attention beats the article's Python loop by almost two
 # orders of magnitude (the first table), so the article is right about that. Each of the
 # loop's 512 steps is a handful of tiny operators, each dispatched from Python and
 # launched as its own GPU kernel; that overhead, tens of microseconds per step (the last
-# line), dwarfs the work, so the loop is only a small factor faster on the H200 than on
-# one CPU thread (compare its forward time in section 2). But `nn.RNN` is not a loop of
+# line), dwarfs the work, so on the H200 the loop is about as slow as on one CPU thread,
+# or slower (the last line puts the H200 beside your CPU; in the committed run the H200
+# was the slower). But `nn.RNN` is not a loop of
 # launches on a GPU: cuDNN runs the whole recurrence in one call, about half a
 # microsecond per dependent step, less than launching a single kernel costs, and at
 # these sizes it is the fastest model. The figure shows the whole sweep (log scales; the

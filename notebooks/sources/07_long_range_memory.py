@@ -249,9 +249,9 @@ assert weight_on_first["attention, no positions"] < 2 / 100  # the theorem: a me
 # * Something else could break the symmetry. If the distractors were a separate "blank" symbol, the
 #   target's *content* would mark it and attention without positions would solve the task. A **causal mask**
 #   also leaks position: with it, position 0 is the only one that attends only to itself, so a *second*
-#   layer can find it (language models without any positional encoding learn positions this way: Haviv, Ram,
-#   Press, Izsak & Levy 2022, *Transformer language models without positional encodings still learn positional
-#   information*, Findings of EMNLP). Our model has one layer and reads out at one position, so nothing breaks the symmetry.
+#   layer can find it (language models without any positional encoding still learn positions, which Haviv, Ram,
+#   Press, Izsak & Levy attribute to the causal mask: 2022, *Transformer language models without positional
+#   encodings still learn positional information*, Findings of EMNLP). Our model has one layer and reads out at one position, so nothing breaks the symmetry.
 #
 # That is claim C6 of notebook [05](05_multihead_positions.ipynb) at work in training: without positional
 # information, self-attention cannot see order.

@@ -101,6 +101,8 @@ def test_bars_named_by_text_are_described_by_their_names_before_any_draw():
     assert expected in describe(fig)
     ax.set_xticks([0, 1, 2], ["a", "b", "c"])  # a FixedFormatter: names too
     assert "against 3 categories: a; b; c." in describe(fig)
+    ax.set_xlabel("one layer: b = 18 x a")  # a label says what the bars show; the names stay
+    assert "against one layer: b = 18 x a (3 categories: a; b; c)." in describe(fig)
 
 
 def test_a_panel_takes_an_empty_axis_label_from_the_axes_it_shares_it_with():
@@ -129,3 +131,14 @@ def test_an_unlabelled_log_axis_is_still_named():
     log_axis(ax, "y")
     log_axis(ax, "x")
     assert "lines of values (log scale) against position (log scale)" in describe(fig)
+
+
+def test_triangles_pointing_different_ways_are_told_apart():
+    from helpers.course.style import colour_only, describe, new_figure
+
+    fig, ax = new_figure()
+    ax.plot([1, 2], [1, 2], "-^", label="need_weights=True")
+    ax.plot([1, 2], [2, 3], "-v", label="need_weights=False")
+    ax.legend()
+    assert "[solid line, up-triangles]" in describe(fig) and "[solid line, down-triangles]" in describe(fig)
+    assert colour_only(ax) == []

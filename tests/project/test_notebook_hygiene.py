@@ -136,7 +136,9 @@ def test_every_figure_says_what_it_plots(nb):
             assert specific, f"{nb.name} cell {i}: too vague a description: {alt!r}"
 
 
-LOOK = r"\[((?:thick )?(?:solid|dashed|dash-dot|dotted) line(?:, [a-z]+)?|[a-z]+|shaded area|nothing drawn)\]"
+LOOK = (
+    r"\[((?:thick )?(?:solid|dashed|dash-dot|dotted) line(?:, [a-z-]+)?|[a-z-]+|shaded area|nothing drawn)\]"
+)
 ENTRY = re.compile(rf"(.*?) {LOOK}(?:; |\))")
 
 
@@ -157,10 +159,12 @@ def legend_looks(alt: str) -> list[list[str]]:
 
 def test_legend_looks_are_read_from_a_description():
     alt = (
-        "Figure with 1 panel. a: lines of y against x (3 shown: W = [[0.9, 5], [0, 1]] [solid line]; "
-        "f: σ(b) [dashed line, circles]; band [shaded area])."
+        "Figure with 1 panel. a: lines of y against x (4 shown: W = [[0.9, 5], [0, 1]] [solid line]; "
+        "f: σ(b) [dashed line, circles]; g [solid line, up-triangles]; band [shaded area])."
     )
-    assert legend_looks(alt) == [["solid line", "dashed line, circles", "shaded area"]]
+    assert legend_looks(alt) == [
+        ["solid line", "dashed line, circles", "solid line, up-triangles", "shaded area"]
+    ]
 
 
 @pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.stem)
