@@ -76,10 +76,25 @@ register_exercise(
     "Each exponent (s_j - s_max)/tau is negative and -> -inf as tau -> 0: each term -> 0.\n"
     "So p_max -> 1 / (1 + 0) = 1 (when the largest score is unique, as 2 is here); the others -> 0.",
 )
+
+
+def scale_free(answer) -> str | None:
+    """A rule for cold_softmax: the limit does not change when every score is scaled by the same
+    positive number, while softmax(s / tau), at any finite tau, drifts towards uniform as the
+    scores shrink. So an answer that matched the limit must match it again at 1e-30 times the scores
+    (the rows' gaps become 1e-30 and 1e-36: still normal float32 numbers, ties still ties)."""
+    (scores,) = _scores_with_ties()
+    tiny = scores * 1e-30
+    if not torch.allclose(answer(tiny), cold_softmax(tiny), atol=1e-6):
+        return "it changes when every score is scaled down: a softmax at a small but finite temperature?"
+    return None
+
+
 register_exercise(
     "cold_softmax",
     reference=cold_softmax,
     make_inputs=_scores_with_ties,
     hint="as tau -> 0 every score below the maximum gets weight 0; the scores equal to the maximum "
     "(there may be several) share the total weight of 1 equally.",
+    rule=scale_free,
 )

@@ -199,8 +199,8 @@ def plot_gates(forget_bias: float = 0.0, T: int = 60):
     for name, color, gate, ls in zip("ifo", COLORS[:3], ("input", "forget", "output"), ("-.", "-", "--")):
         moving(*ax.plot(steps, lines[name], color=color, ls=ls, label=f"{name}: {gate}"))  # not colour alone
     moving(ax.axhline(expected, color=COLORS[7], lw=0.8, ls=":", label="σ(forget bias)"))
-    ax.set(ylim=(0, 1), xlabel="step t", ylabel="gate, mean over units", title=title)
-    ax.set(xticks=range(0, T + 1, 20), yticks=(0, 0.5, 1), yticklabels=("0 closed", "0.5", "1 open"))
+    ax.set(ylim=(0, 1), xlabel="step t", ylabel="gate, mean over units (0 closed, 1 open)", title=title)
+    ax.set(xticks=range(0, T + 1, 20), yticks=(0, 0.5, 1))
     ax.legend(fontsize=8, loc="lower left", ncol=2)
     return fix_margins(fig)
 

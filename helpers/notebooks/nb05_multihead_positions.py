@@ -202,6 +202,9 @@ def update_heads(fig, n_heads: int = 4, scale: float = SHARP_SCALE, seed: int = 
         fontsize=9,
         y=1.0,  # a fixed place: matplotlib need not measure the tick labels to place it (faster)
     )
+    maps = f"{n_heads} maps side by side, one per head, left to right" if n_heads > 1 else "one map"
+    words = "the words label every map" if ncols <= 3 else "the words label the first map"
+    finding(fig, f"{maps}; {words}; colour: attention weight, 0 to 1.")
 
 
 @register

@@ -456,10 +456,17 @@ for batch, pass_ in ((32, "fwd"), (32, "fwd+bwd"), (1, "fwd"), (1, "fwd+bwd")):
         f"B={batch:<2} {nb.PASSES[pass_]:<18} need_weights=False / nn.RNN: "
         + "  ".join(f"N={n}: {v:.2f}" for n, v in r.items())
     )
-for pass_ in nb.PASSES:  # batch 1, long N: how many times faster attention is (above 1: faster)
-    r = gpu_sweep.ratios(sweep, 1, pass_)
+for pass_ in nb.PASSES:  # batch 1: attention's floor, the RNN's time per step, and the speed-ups
+    rows = gpu_sweep.pick(sweep, batch=1, pass_=pass_, model=gpu_sweep.FAST_MHA)
+    floor = [row["median_ms"] for row in rows if row["seq_len"] <= 2048]  # ms, N = 16 .. 2048
+    step_us = 1000 * gpu_sweep.value(sweep, batch=1, seq_len=8192, pass_=pass_, model=FUSED) / 8192
     print(
-        f"B=1  {nb.PASSES[pass_]:<18} nn.RNN / need_weights=False:   "
+        f"B=1  {nb.PASSES[pass_]:<18} need_weights=False {min(floor):.2f}-{max(floor):.2f} ms up to "
+        f"N=2048; nn.RNN {step_us:.2f} µs per step (N=8192)"
+    )
+    r = gpu_sweep.ratios(sweep, 1, pass_)  # how many times faster attention is (above 1: faster)
+    print(
+        "     nn.RNN / need_weights=False:   "
         + "  ".join(f"N={n}: {1 / v:.1f}" for n, v in r.items() if n >= 1024)
     )
 for pass_, other in gpu_sweep.executed_06().items():  # another run: notebook 06 executed on the same H200
@@ -483,8 +490,11 @@ for pass_, other in gpu_sweep.executed_06().items():  # another run: notebook 06
 #   settles nothing (and the sweep timed the models one after another, not interleaved
 #   as in section 2).
 # * **Batch 1:** neither model fills the GPU. Attention's fixed number of kernels keeps it
-#   near its floor of a few tenths of a millisecond up to $N = 2048$, while the RNN pays
-#   about half a microsecond for every step whatever the batch. In the forward pass,
+#   near a floor up to $N = 2048$ (a few tenths of a millisecond in the forward pass, over
+#   a millisecond in forward + backward), while the RNN pays a fixed time for every step
+#   (about half a microsecond forward, about twice that forward + backward: the B=1 lines
+#   above). So attention wins once the RNN's $N$ steps cost more than attention's floor:
+#   later in forward + backward, where the floor is higher. In the forward pass,
 #   attention is 3.3, 4.2, 3.6 and 2.1 times faster at $N = 1024$, 2048, 4096 and 8192
 #   (the inverted ratios above); in forward + backward the two tie at $N = 1024$, and
 #   attention is 1.7, 2.0 and 1.4 times faster from $N = 2048$. (The $N = 16$ point is
@@ -640,8 +650,9 @@ nb.complexity_table(seq_len=512, dim=128)
 # * FLOPs are deterministic: count them with `FlopCounterMode`. Attention does
 #   $8BNd^2 + 4BN^2 d$, the RNN $4BNd^2$: a ratio of $N/d + 2$.
 # * The RNN's chain of steps grows with $N$; attention's does not. That depth, not
-#   the amount of work, is attention's advantage. It pays only on hardware with
-#   parallelism to spare, and only where the work per step fills it: on an H200 the
+#   the amount of work, is attention's advantage. It pays on hardware with parallelism
+#   to spare where the work per step fills it, or where the RNN's per-step overhead
+#   dominates (at small batches on one CPU thread, section 5): on an H200 the
 #   fused `nn.RNN` still beat attention in the forward pass at batch 32, d = 128, fp32;
 #   attention won at batch 1 with long sequences, and in wide layers in bfloat16 (both
 #   together).

@@ -188,8 +188,9 @@ assert t_mha > t_rnn  # on one CPU thread, the extra work (N/d + 2 = 6x) is not 
 
 # %% [markdown]
 # On one CPU thread attention came out *slower* (the cell asserts it; the ratio printed depends on the machine,
-# and notebook 06 measures it with spreads). Depth can only turn into speed when hardware runs the independent
-# operations at the same time, as a GPU does: the tanh recurrence, computed exactly step by step, cannot use a
+# and notebook 06 measures it with spreads). Depth turns into speed mainly when hardware runs the independent
+# operations at the same time, as a GPU does (on one CPU thread it can pay only at small batches, where the
+# RNN's per-step overhead dominates: notebook 06, section 5): the tanh recurrence, computed exactly step by step, cannot use a
 # GPU's width across time; attention can. That is not sufficient: on an NVIDIA H200 (notebook 06, section 6)
 # cuDNN's `nn.RNN` still beat attention in the forward pass at these sizes (B = 32, d = 128, fp32, in both
 # runs there); in forward + backward the runs disagree at $N = 512$, and the RNN won from $N = 1024$. Attention
@@ -355,7 +356,7 @@ ledger.claims_ledger()
 # | C1 sequential bottleneck | true for the tanh recurrence, which has no known exact parallel shortcut (iterative solvers pay many times the work: about 60-400 times the loop's matmul FLOPs in 01, $d_h = 4$, depending on $W_{hh}$ and the scan); a linear, element-wise one runs in parallel | [01](01_recurrence.ipynb): the chain counted in `nn.RNN`'s graph (100 dependent steps), and timed against the same FLOPs in one call at $B = 1$ to $64$; the input projection is one matmul. Here: the chain length grows with $N$; the scan, the convolution and the chunks of the epilogue equal the loop. |
 # | C2 eigenvalue < 1 vanishes, > 1 explodes | mechanism right, condition imprecise | [02](02_bptt_gradients.ipynb): gradient norms against the spectral radius, orthogonal vs Gaussian $W_{hh}$, the non-normal matrix, $\tanh$ saturation. |
 # | C3 LSTMs still forget | mostly right | [03](03_lstm_gating.ipynb): along the cell path, $\partial c_T/\partial c_0 = \prod_t \operatorname{diag}(f_t)$ (the paths through $h$ add to the full gradient), and its dependence on the forget bias; [07](07_long_range_memory.ipynb): the accuracy-vs-delay figure (bias $+3$ learns $T = 30$, not $T = 100$). "A few hundred tokens" is Khandelwal et al. (2018)'s measurement on language models, not ours. |
-# | C4 every token sees every other at once | true in training and encoding, not in generation | [04](04_attention.ipynb): one matrix product computes all $L \times L$ scores; generating one position at a time gives the same outputs, but each new token waits for the last (and the generation rows above). |
+# | C4 every token sees every other at once | true in training and encoding, not in generation | [04](04_attention.ipynb): one matrix product computes all $N \times N$ scores; generating one position at a time gives the same outputs, but each new token waits for the last (and the generation rows above). |
 # | C5 $\mathcal{O}(1)$ path fixes long context | wrong as stated | [04](04_attention.ipynb): gradient vs distance and its dilution with $N$; [07](07_long_range_memory.ipynb): attention recalls at $T = 100$ only with positions. Here: $\mathcal{O}(N^2)$ work and an $\mathcal{O}(N d)$ cache. |
 # | C6 positions are needed | true without a causal mask | [05](05_multihead_positions.ipynb): permutation equivariance without encoding, broken by the encoding or by a causal mask; [07](07_long_range_memory.ipynb): attention without positions bounded by the order-blind ceiling (near it at $T = 10$ and $30$). |
 # | C7 the timing snippet | not on a CPU at batch 32; on a GPU, at the article's sizes, only against the Python loop | [06](06_parallelism_cost.ipynb): the snippet as written, then proper measurements, and an H200's: attention beats the loop, not cuDNN's `nn.RNN` in the forward pass at B = 32, d = 128, fp32 (forward + backward: undecided up to $N = 512$, the RNN's from $N = 1024$); it wins at batch 1 with long $N$, and in wide layers in bf16 (both together). Here: one timing on one thread. |
