@@ -80,13 +80,14 @@ register_exercise(
 
 def scale_free(answer) -> str | None:
     """A rule for cold_softmax: the limit does not change when every score is scaled by the same
-    positive number, while softmax(s / tau), at any finite tau, drifts towards uniform as the
-    scores shrink. So an answer that matched the limit must match it again at 1e-30 times the scores
-    (the rows' gaps become 1e-30 and 1e-36: still normal float32 numbers, ties still ties)."""
+    positive number, while softmax(s / tau) does. At 1e-30 times the scores (gaps of 1e-30 and 1e-36,
+    still normal float32 numbers) a finite tau drifts towards uniform unless it is below 1e-36; at
+    1e30 times (at most 3e30, still finite) such a tiny tau overflows. No one tau passes both."""
     (scores,) = _scores_with_ties()
-    tiny = scores * 1e-30
-    if not torch.allclose(answer(tiny), cold_softmax(tiny), atol=1e-6):
-        return "it changes when every score is scaled down: a softmax at a small but finite temperature?"
+    for scale in (1e-30, 1e30):
+        scaled = scores * scale
+        if not torch.allclose(answer(scaled), cold_softmax(scaled), atol=1e-6):
+            return f"it changes when every score is scaled by {scale:g}: a softmax at a finite temperature?"
     return None
 
 

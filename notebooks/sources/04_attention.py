@@ -366,8 +366,8 @@ nb.plot_dilution(rows)
 # * $\mathrm{softmax}(QK^\top/\sqrt{d_k})V$: three lines, equal to
 #   `F.scaled_dot_product_attention`.
 # * $\mathrm{var}(q\cdot k) = d_k$; without the $1/\sqrt{d_k}$ the softmax saturates at large
-#   $d_k$ and its gradient vanishes in a growing share of the queries; with it, the gradient
-#   shrinks only like $1/\sqrt{d_k}$, the same for every query.
+#   $d_k$ and its gradient vanishes in a growing share of the queries; with it, the median
+#   gradient shrinks only like $1/\sqrt{d_k}$ and no query is left without one.
 # * Masks: `True` = may attend in `F.scaled_dot_product_attention` and in these helpers;
 #   `True` = may **not** attend in `nn.MultiheadAttention`'s `attn_mask`.
 #   $\mathrm{MHA}(\sim\!\mathrm{tril}) = \mathrm{SDPA}(\mathrm{tril}) = \mathrm{SDPA}(\text{is\_causal})$.

@@ -436,8 +436,8 @@ print(f"RNNCell loop, forward: H200 {loop_ms:.1f} ms, this CPU {cpu_loop_ms:.1f}
 # At the article's sizes, attention beats the article's Python loop by almost two
 # orders of magnitude (the first table), so the article is right about that. Each of the
 # loop's 512 steps is a handful of tiny operators, each dispatched from Python and
-# launched as its own GPU kernel; that overhead, tens of microseconds per step (the last
-# line), dwarfs the work, so on the H200 the loop is about as slow as on one CPU thread,
+# launched as its own GPU kernel; that overhead, tens of microseconds per step (the line
+# before last), dwarfs the work, so on the H200 the loop is about as slow as on one CPU thread,
 # or slower (the last line puts the H200 beside your CPU; in the committed run the H200
 # was the slower). But `nn.RNN` is not a loop of
 # launches on a GPU: cuDNN runs the whole recurrence in one call, about half a
@@ -498,7 +498,8 @@ for pass_, other in gpu_sweep.executed_06().items():  # another run: notebook 06
 #   attention is 3.3, 4.2, 3.6 and 2.1 times faster at $N = 1024$, 2048, 4096 and 8192
 #   (the inverted ratios above); in forward + backward the two tie at $N = 1024$, and
 #   attention is 1.7, 2.0 and 1.4 times faster from $N = 2048$. (The $N = 16$ point is
-#   within the noise of a tenth of a millisecond.)
+#   within the noise of a tenth of a millisecond: forward, `nn.RNN` took longer there
+#   than at $N = 64$.)
 #
 # Width and precision decide the rest. At batch 32, forward + backward, each line is a
 # time over the RNN's in float32:
@@ -560,8 +561,9 @@ nb.plot_memory(sweep)
 # is **not sufficient**: on the H200, cuDNN's `nn.RNN` still won the forward pass at the
 # article's sizes, in both runs (forward + backward at $N = 512$: the runs disagree).
 # Attention won where the RNN's small steps leave the GPU idle (a single sequence, long
-# $N$), where its products run at tensor-core speed (wide layers in bf16), and against a
-# Python loop, not against the fused recurrent kernel. (Without parallel hardware, on one
+# $N$) and where its products run at tensor-core speed (wide layers in bf16); at the
+# article's sizes it won only against the Python loop, not against the fused recurrent
+# kernel. (Without parallel hardware, on one
 # CPU thread, it can pay only at small batches, where the RNN's cost is mostly per-call
 # overhead rather than arithmetic: section 5 prints, at batch 1 and 4, where it did on
 # this machine; at the article's sizes, B = 32 and N = 512, it did not: section 2.) If
@@ -624,7 +626,9 @@ nb.complexity_table(seq_len=512, dim=128)
 # orders of magnitude, but cuDNN's `nn.RNN` runs its $N$ dependent steps in one call, and
 # at B = 32, d = 128, fp32 it was faster than attention in the forward pass at every
 # length measured from 16 to 8192 (and at $N = 512$ in a second run). Forward + backward
-# is undecided up to $N = 512$ (the two runs at $N = 512$ disagree) and the RNN's by a
+# is undecided up to $N = 512$ (only $N = 512$ was run twice, and the runs disagree; below
+# it, in the one run, the RNN was ahead by 1.4 to 1.5 times, less than the 1.66-fold
+# swing between the two runs) and the RNN's by a
 # wide margin from $N = 1024$. Attention won at batch 1 with long
 # sequences, and in wide layers in bfloat16, both together ($d = 1024$ in bf16, where
 # its products and the fused attention kernel run on tensor cores: three to nine times

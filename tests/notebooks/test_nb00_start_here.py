@@ -75,11 +75,11 @@ def test_the_ties_exercise_accepts_right_answers(capsys):
     assert "correct!" in run(capsys, "cold_softmax", by_counting)
 
 
-@pytest.mark.parametrize("tau", [1.0, 0.07, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 8e-8, 1e-9, 1e-20])
+@pytest.mark.parametrize("tau", [1.0, 0.07, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 8e-8, 1e-9, 1e-20, 1e-38])
 def test_a_softmax_at_a_small_finite_temperature_is_refused(capsys, tau):
     """Not the limit: the check's scores differ by as little as TINY_GAP, so softmax(s / tau) is far
     from 1/k on the tied maxima and 0 elsewhere unless tau is far below it; below that (8e-8 passed
-    the values alone, 74 float32 epsilons from the limit) the rule scales the scores down by 1e-30."""
+    the values alone, 74 float32 epsilons from the limit) the rule scales the scores by 1e-30 and 1e30."""
     out = run(capsys, "cold_softmax", lambda s: (s / tau).softmax(-1))
     assert "[cold_softmax] not yet: " in out and "correct" not in out, out
 
@@ -94,3 +94,8 @@ def test_the_check_feeds_scores_that_differ_by_tiny_gaps():
 @pytest.mark.parametrize("answer, verdict", [(1.0, "correct!"), (1 / 3, "not right"), (0.5, "not right")])
 def test_the_value_exercise(capsys, answer, verdict):
     assert verdict in run(capsys, "softmax_cold_limit", answer)
+
+
+def test_a_softmax_in_float64_at_an_extreme_temperature_is_refused(capsys):
+    out = run(capsys, "cold_softmax", lambda s: (s.double() / 1e-300).softmax(-1).float())
+    assert "[cold_softmax] not yet: " in out and "correct" not in out, out
