@@ -225,6 +225,25 @@ def write(rows: list[dict], path: Path, columns: list[str]) -> None:
         writer.writerows(rows)
 
 
+RUNS_AT_512 = {  # the H200 files that timed B = 32, N = 512, d = 128, fp32, forward + backward
+    "sweep": ("h200_sweep", {}),
+    "width/precision": ("h200_width_precision", {"dtype": "float32"}),
+    "width/precision, unflattened": ("h200_width_precision_unflattened", {"dtype": "float32"}),
+    "TF32 off": ("h200_tf32", {"tf32": "False", "dtype": "float32"}),
+    "TF32 on": ("h200_tf32", {"tf32": "True", "dtype": "float32"}),
+}
+
+
+def runs_at_512(model: str = FAST_MHA, over: str = RNN) -> dict[str, tuple[float, float]]:
+    """Every H200 run at the article's sizes, forward + backward: name -> (ms of `over`, ms of `model`)."""
+    at = dict(batch=32, seq_len=512, dim=128, pass_="fwd+bwd")
+    runs = {}
+    for name, (csv_name, where) in RUNS_AT_512.items():
+        rows = read(csv_name)
+        runs[name] = (value(rows, model=over, **at, **where), value(rows, model=model, **at, **where))
+    return runs
+
+
 def ratios(
     rows: list[dict], batch: int, pass_: str, model: str = FAST_MHA, over: str = RNN
 ) -> dict[int, float]:

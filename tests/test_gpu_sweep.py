@@ -41,6 +41,18 @@ def test_value_reads_one_row_and_refuses_ambiguity():
         gpu_sweep.read("nope")
 
 
+def test_runs_at_512_reads_one_row_per_file_and_model():
+    runs = gpu_sweep.runs_at_512()
+    assert list(runs) == list(gpu_sweep.RUNS_AT_512)
+    rows = gpu_sweep.read("h200_sweep")
+    at = dict(batch=32, seq_len=512, pass_="fwd+bwd")
+    assert runs["sweep"] == (
+        gpu_sweep.value(rows, model=gpu_sweep.RNN, **at),
+        gpu_sweep.value(rows, model=gpu_sweep.FAST_MHA, **at),
+    )
+    assert len(set(runs.values())) == len(runs)  # five different runs, not one row read five times
+
+
 def test_executed_06_reads_the_gpu_times_notebook_06_printed():
     times = gpu_sweep.executed_06()
     assert set(times) == {"fwd", "fwd+bwd"}

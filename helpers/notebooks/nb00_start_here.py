@@ -53,18 +53,24 @@ def cold_softmax(scores: torch.Tensor) -> torch.Tensor:
     return top / top.sum(dim=-1, keepdim=True)  # 1/k on each, 0 elsewhere
 
 
-TINY_GAP = 1e-6  # the smallest gap between distinct scores in the last rows the check feeds
+TINY_GAP = 1e-6  # the smallest gap between distinct whole-number scores in rows 3 to 5 the check feeds
+NEAR_TIES = [  # a unique maximum just above the next score, relative to the row's own values
+    [1.0, 1.0 - 2.0**-24, 0.0, -1.0, -2.0],  # two neighbouring float32 numbers on top
+    [1e-30, 0.0, -1.0, -1.0, -1.0],  # a gap of 1e-30 beside an ordinary spread
+]
 
 
 def _scores_with_ties() -> tuple[torch.Tensor]:
-    """(6, 5) scores: small whole numbers, so that many rows tie for the maximum; row 0 is the
+    """(8, 5) scores: small whole numbers, so that many rows tie for the maximum; row 0 is the
     widget's SCORES (a unique maximum), row 1 has three tied maxima. Rows 3 to 5 are scaled by
     TINY_GAP: the limit does not change, but softmax(s / tau) stays far from it unless tau is far
-    below TINY_GAP, so a small but finite temperature fails."""
-    scores = torch.randint(-2, 3, (6, 5)).float()
+    below TINY_GAP, so a small but finite temperature fails. Rows 6 and 7 are NEAR_TIES: a maximum
+    that is not a tie, however close, so `isclose` ties and a temperature scaled to the row fail."""
+    scores = torch.randint(-2, 3, (8, 5)).float()
     scores[0] = torch.tensor(SCORES)
     scores[1, :3] = scores[1].max() + 1
-    scores[3:] *= TINY_GAP  # ties stay ties: equal whole numbers times the same number
+    scores[3:6] *= TINY_GAP  # ties stay ties: equal whole numbers times the same number
+    scores[6:] = torch.tensor(NEAR_TIES)
     return (scores,)
 
 

@@ -259,7 +259,7 @@ nb.plot_heads(n_heads=4, scale=nb.SHARP_SCALE)
 # %% [markdown]
 # Choose the number of **heads** (only divisors of $d_{\text{model}} = 16$) and the factor on
 # the initial $W_q, W_k, W_v$ (**W_q, W_k, W_v ×**; 1 is `nn.Linear`'s default initialisation,
-# as our class uses). Four things to see, all in the table above: at factor 1 every map is flat, whatever the number
+# as our class uses). Four things to see, the first three in the table above: at factor 1 every map is flat, whatever the number
 # of heads; at factor 8, narrower heads differ more from one another (for seed 0, 2 heads range
 # from 0.81 to 0.94 nats, 16 heads from 0.57 to 1.40); *on average* over five seeds, with this
 # initialisation, the sharpness changes little up to 4 heads and falls a little at 8 and 16

@@ -87,8 +87,28 @@ def test_a_softmax_at_a_small_finite_temperature_is_refused(capsys, tau):
 def test_the_check_feeds_scores_that_differ_by_tiny_gaps():
     with seeded(0):
         (scores,) = nb00._scores_with_ties()
-    gaps = (scores[:, :, None] - scores[:, None, :]).abs()
+    gaps = (scores[:6, :, None] - scores[:6, None, :]).abs()  # the whole-number rows
     assert gaps[gaps > 0].min().item() == pytest.approx(nb00.TINY_GAP, rel=1e-3)
+    assert scores[6, 0] > scores[6, 1] > scores[6, 0] - 1e-7  # neighbouring float32 numbers
+
+
+@pytest.mark.parametrize(
+    "near_tie",
+    [
+        lambda s: torch.isclose(s, s.amax(-1, keepdim=True), rtol=1e-5, atol=0).float(),
+        lambda s: torch.isclose(s, s.amax(-1, keepdim=True), rtol=0.1, atol=0).float(),
+    ],
+)
+def test_near_ties_counted_as_ties_are_refused(capsys, near_tie):
+    out = run(capsys, "cold_softmax", lambda s: near_tie(s) / near_tie(s).sum(-1, keepdim=True))
+    assert "[cold_softmax] not yet: " in out and "correct" not in out, out
+
+
+@pytest.mark.parametrize("c", [1e-2, 1e-3, 1e-6])
+def test_a_temperature_scaled_to_each_row_is_refused(capsys, c):
+    spread = lambda s: s.amax(-1, keepdim=True) - s.amin(-1, keepdim=True)
+    out = run(capsys, "cold_softmax", lambda s: (s / (c * spread(s))).softmax(-1))
+    assert "[cold_softmax] not yet: " in out and "correct" not in out, out
 
 
 @pytest.mark.parametrize("answer, verdict", [(1.0, "correct!"), (1 / 3, "not right"), (0.5, "not right")])
