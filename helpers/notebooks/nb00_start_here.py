@@ -57,16 +57,24 @@ TINY_GAP = 1e-6  # the smallest gap between distinct whole-number scores in rows
 NEAR_TIES = [  # a unique maximum just above the next score, relative to the row's own values
     [1.0, 1.0 - 2.0**-24, 0.0, -1.0, -2.0],  # two neighbouring float32 numbers on top
     [1e-30, 0.0, -1.0, -1.0, -1.0],  # a gap of 1e-30 beside an ordinary spread
+    [
+        torch.finfo(torch.float32).smallest_normal * 2.0**-23,
+        0.0,
+        -1.0,
+        -1.0,
+        -1.0,
+    ],  # the smallest float32 gap
 ]
 
 
 def _scores_with_ties() -> tuple[torch.Tensor]:
-    """(8, 5) scores: small whole numbers, so that many rows tie for the maximum; row 0 is the
+    """(9, 5) scores: small whole numbers, so that many rows tie for the maximum; row 0 is the
     widget's SCORES (a unique maximum), row 1 has three tied maxima. Rows 3 to 5 are scaled by
     TINY_GAP: the limit does not change, but softmax(s / tau) stays far from it unless tau is far
-    below TINY_GAP, so a small but finite temperature fails. Rows 6 and 7 are NEAR_TIES: a maximum
-    that is not a tie, however close, so `isclose` ties and a temperature scaled to the row fail."""
-    scores = torch.randint(-2, 3, (8, 5)).float()
+    below TINY_GAP, so a small but finite temperature fails. Rows 6 to 8 are NEAR_TIES: a maximum
+    that is not a tie, however close (down to the smallest gap float32 has, 1.4e-45), so `isclose`
+    ties, a temperature scaled to the row, and any float32 temperature fail."""
+    scores = torch.randint(-2, 3, (9, 5)).float()
     scores[0] = torch.tensor(SCORES)
     scores[1, :3] = scores[1].max() + 1
     scores[3:6] *= TINY_GAP  # ties stay ties: equal whole numbers times the same number
@@ -86,9 +94,10 @@ register_exercise(
 
 def scale_free(answer) -> str | None:
     """A rule for cold_softmax: the limit does not change when every score is scaled by the same
-    positive number, while softmax(s / tau) does. At 1e-30 times the scores (gaps of 1e-30 and 1e-36,
-    still normal float32 numbers) a finite tau drifts towards uniform unless it is below 1e-36; at
-    1e30 times (at most 3e30, still finite) such a tiny tau overflows. No one tau passes both."""
+    positive number, while softmax(s / tau) does. At 1e-30 times the scores (gaps of 1e-30 and 1e-36)
+    a finite tau drifts towards uniform unless it is below 1e-36; at 1e30 times (at most 3e30, still
+    finite) such a tiny tau overflows s / tau. (Written as softmax((s - max) / tau) it does not
+    overflow, but then row 8's gap of 1.4e-45, float32's smallest, refuses every float32 tau.)"""
     (scores,) = _scores_with_ties()
     for scale in (1e-30, 1e30):
         scaled = scores * scale

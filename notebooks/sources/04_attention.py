@@ -128,7 +128,7 @@ for d_k in (4, 64, 512):
 nb.plot_scaling(d_k=64)
 
 # %% [markdown]
-# Move **d_k** (powers of two; each value draws a new random query and keys). The scaled
+# Move **d_k** (powers of two; each value draws its own query and keys, from one seed). The scaled
 # weights stay spread over several keys; the unscaled ones collapse onto one key as $d_k$
 # grows. The next figure averages over many queries.
 

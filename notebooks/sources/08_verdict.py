@@ -264,7 +264,7 @@ nb.plot_generation([16, 64, 256, 1024, 4096], d)
 # so the formulas can draw any $d$ and $N$ at once. Left, the work of one layer over $N$ tokens; right, the
 # cost of generating token $N$, FLOPs and the numbers kept between tokens, for the RNN (blue, plain) and
 # attention (green, hatched), each named under its bar. The labels under the panels give attention's cost as a multiple of the RNN's. Here $d = 64$ and
-# $N = 1024$, the values counted above:
+# $N = 1024$, the values the per-layer FLOPs were counted at above:
 
 # %%
 nb.plot_costs(d=64, N=1024)

@@ -119,3 +119,10 @@ def test_the_value_exercise(capsys, answer, verdict):
 def test_a_softmax_in_float64_at_an_extreme_temperature_is_refused(capsys):
     out = run(capsys, "cold_softmax", lambda s: (s.double() / 1e-300).softmax(-1).float())
     assert "[cold_softmax] not yet: " in out and "correct" not in out, out
+
+
+@pytest.mark.parametrize("tau", [1e-45, torch.finfo(torch.float32).tiny, 1e-38, 1e-20])
+def test_a_stable_softmax_at_any_float32_temperature_is_refused(capsys, tau):
+    """softmax((s - max) / tau) never overflows; the smallest float32 gap, 1.4e-45, still tells it."""
+    out = run(capsys, "cold_softmax", lambda s: ((s - s.amax(-1, keepdim=True)) / tau).softmax(-1))
+    assert "[cold_softmax] not yet: " in out and "correct" not in out, out
