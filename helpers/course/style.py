@@ -136,6 +136,7 @@ def _plain(label: str) -> str:
     """A label without TeX markup, as a screen reader should say it."""
     word = lambda m: TEX_WORDS.get(m.group(1), m.group(1) + m.group(2))  # \tanh x keeps its space
     label = re.sub(r"\\(\||[a-z]+)(\s*)", word, label)
+    label = re.sub(r"([_^])\{([^{}]*[-+][^{}]*)\}", r"\1(\2)", label)  # h_{t-1} is h_(t-1), not h_t-1
     return " ".join(label.replace("$", "").replace("\\", "").replace("{", "").replace("}", "").split())
 
 

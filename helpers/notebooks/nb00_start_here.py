@@ -92,17 +92,27 @@ register_exercise(
 )
 
 
-def scale_free(answer) -> str | None:
-    """A rule for cold_softmax: the limit does not change when every score is scaled by the same
-    positive number, while softmax(s / tau) does. At 1e-30 times the scores (gaps of 1e-30 and 1e-36)
-    a finite tau drifts towards uniform unless it is below 1e-36; at 1e30 times (at most 3e30, still
-    finite) such a tiny tau overflows s / tau. (Written as softmax((s - max) / tau) it does not
-    overflow, but then row 8's gap of 1.4e-45, float32's smallest, refuses every float32 tau.)"""
+def limit_everywhere(answer) -> str | None:
+    """A rule for cold_softmax, once its values passed on (9, 5) scores: the limit over the last
+    dimension of any shape (one row; (3, 3, 5), as attention's scores are), and unchanged when
+    every score is scaled by the same positive number, as softmax(s / tau) is not. At 1e-30 times
+    the scores (gaps of 1e-30 and 1e-36) a finite tau drifts towards uniform unless it is below
+    1e-36; at 1e30 times (at most 3e30) such a tiny tau overflows s / tau. (Written as
+    softmax((s - max) / tau) it does not overflow, but row 8's gap of 1.4e-45, float32's smallest,
+    refuses every float32 tau.)"""
     (scores,) = _scores_with_ties()
-    for scale in (1e-30, 1e30):
-        scaled = scores * scale
-        if not torch.allclose(answer(scaled), cold_softmax(scaled), atol=1e-6):
-            return f"it changes when every score is scaled by {scale:g}: a softmax at a finite temperature?"
+    cases = {"a single row of scores": scores[1], "scores of shape (3, 3, 5)": scores.reshape(3, 3, 5)}
+    cases |= {f"every score scaled by {scale:g}": scores * scale for scale in (1e-30, 1e30)}
+    for what, s in cases.items():
+        try:
+            got = answer(s)
+        except Exception as e:  # e.g. a dim=1 written for 2-D scores
+            return f"it fails on {what}: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+        want = cold_softmax(s)
+        if not (
+            isinstance(got, torch.Tensor) and got.shape == want.shape and torch.allclose(got, want, atol=1e-6)
+        ):
+            return f"it is not the limit on {what}" + (": a finite temperature?" if "scaled" in what else "")
     return None
 
 
@@ -112,5 +122,5 @@ register_exercise(
     make_inputs=_scores_with_ties,
     hint="as tau -> 0 every score below the maximum gets weight 0; the scores equal to the maximum "
     "(there may be several) share the total weight of 1 equally.",
-    rule=scale_free,
+    rule=limit_everywhere,
 )

@@ -342,7 +342,8 @@ def plot_state_size(d: int = D, vocab: int = 8):
         ls="--",  # not colour alone
         label=f"LSTM state: 2d = {2 * d} float32 numbers = {2 * d * 32} bits",
     )
-    ax.axvline(2 * d * 32 / math.log2(vocab), color=COLORS[7], lw=0.8, ls=":")
+    full = 2 * d * 32 / math.log2(vocab)  # tokens the state could hold, at best
+    ax.axvline(full, color=COLORS[7], lw=0.8, ls=":", label=f"state full after {full:.0f} tokens")
     ax.axvspan(
         150,
         250,

@@ -103,7 +103,9 @@ def plot_sentence_heads(weights: torch.Tensor, names: list[str], words=SENTENCE)
     image = draw_maps(ax, weights, names, words)
     fig.colorbar(image, ax=ax, shrink=0.8, label="attention weight")
     maps = "; ".join(f'"{name}"' for name in names)
-    shown = f"{len(names)} maps side by side, left to right: {maps}; colour: attention weight, 0 to 1."
+    L = len(words)
+    shown = f"{len(names)} maps side by side, each of {L} queries against {L} keys, left to right: {maps}; "
+    shown += "colour: attention weight, 0 to 1."
     return finding(fig, shown)
 
 

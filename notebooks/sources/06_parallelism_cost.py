@@ -560,7 +560,7 @@ nb.plot_memory(sweep)
 # backward about four. With `need_weights=False` they are never stored, and attention
 # needs less memory than `nn.RNN`, both growing linearly with $N$; its time stays
 # quadratic all the same, and in forward + backward at batch 32 the fused path saves
-# memory but hardly any time (the last line).
+# memory but no time (within 5% of the article's call either way: the last line).
 #
 # So parallel hardware is what lets attention's constant depth pay off at scale, but it
 # is **not sufficient**: on the H200, cuDNN's `nn.RNN` still won the forward pass at the
@@ -635,7 +635,7 @@ nb.complexity_table(seq_len=512, dim=128)
 # backward the RNN was narrowly ahead up to $N = 512$ (at $N = 512$ in all five runs that
 # timed it against `need_weights=False`, by 1.15 to 1.37 times; the article's own call
 # came out ahead in one of its two runs there) and ahead by a wide margin from $N = 1024$. Attention won at batch 1 with long
-# sequences, and in wide layers in bfloat16, both together ($d = 1024$ in bf16, where
+# sequences, and where layers were both wide and in bfloat16 ($d = 1024$ in bf16, where
 # its products and the fused attention kernel run on tensor cores: three to nine times
 # faster than the RNN); wide layers in fp32 alone, or bf16 at $d = 128$ alone, did not
 # win at every length. Parallel hardware is necessary for the article's conclusion, not

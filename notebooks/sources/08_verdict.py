@@ -360,7 +360,7 @@ ledger.claims_ledger()
 # | C4 every token sees every other at once | true in training and encoding, not in generation | [04](04_attention.ipynb): one matrix product computes all $N \times N$ scores; generating one position at a time gives the same outputs, but each new token waits for the last (and the generation rows above). |
 # | C5 $\mathcal{O}(1)$ path fixes long context | wrong as stated | [04](04_attention.ipynb): gradient vs distance and its dilution with $N$; [07](07_long_range_memory.ipynb): attention recalls at $T = 100$ only with positions. Here: $\mathcal{O}(N^2)$ work and an $\mathcal{O}(N d)$ cache. |
 # | C6 positions are needed | true without a causal mask | [05](05_multihead_positions.ipynb): permutation equivariance without encoding, broken by the encoding or by a causal mask; [07](07_long_range_memory.ipynb): attention without positions bounded by the order-blind ceiling (near it at $T = 10$ and $30$). |
-# | C7 the timing snippet | not on a CPU at batch 32; on a GPU, at the article's sizes, only against the Python loop | [06](06_parallelism_cost.ipynb): the snippet as written, then proper measurements, and an H200's: attention beats the loop, not cuDNN's `nn.RNN` in the forward pass at B = 32, d = 128, fp32 (forward + backward: narrowly the RNN's up to $N = 512$, though one of two runs of the article's call came out ahead there; the RNN's by far from $N = 1024$); it wins at batch 1 with long $N$, and in wide layers in bf16 (both together). Here: one timing on one thread. |
+# | C7 the timing snippet | not on a CPU at batch 32; on a GPU, at the article's sizes, only against the Python loop | [06](06_parallelism_cost.ipynb): the snippet as written, then proper measurements, and an H200's: attention beats the loop, not cuDNN's `nn.RNN` in the forward pass at B = 32, d = 128, fp32 (forward + backward: narrowly the RNN's up to $N = 512$, though one of two runs of the article's call came out ahead there; the RNN's by far from $N = 1024$); it wins at batch 1 with long $N$, and where layers are both wide and in bf16. Here: one timing on one thread. |
 # | C8 the table | right but incomplete | this notebook: the counted FLOPs, chain lengths, layers linking distant tokens, and the generation rows. |
 
 # %% [markdown]
@@ -491,11 +491,13 @@ print(
 #   is inside three cups: hide the ball under one of two cups, swap those two at every 1 and leave them at every
 #   0, and the ball is back under the cup it started under exactly when the number of 1s is even. So these models cannot track three cups,
 #   however stacked.
-# * **Complex (or negative) decays that depend on the input**: Shakerinava, Khavari, Ravanbakhsh & Chandar
-#   (2026) prove that one such layer cannot track any group whose operations do not all commute (a non-Abelian
-#   group, as the swaps of three cups), and that $k$ layers can track a group if and only if it has a
-#   subnormal series of length $k$ with Abelian factors. The permutations of three cups have one of length 2
-#   (the rotations of the three, which commute, then a swap or none), so two such layers can track three cups.
+# * **Complex decays that depend on the input**: Shakerinava, Khavari, Ravanbakhsh & Chandar (2026) prove that
+#   one such layer cannot track any group whose operations do not all commute (a non-Abelian group, as the swaps
+#   of three cups), and that $k$ layers can track a group if and only if it has a subnormal series of length
+#   $k$ with Abelian factors. The permutations of three cups have one of length 2 (the rotations of the three,
+#   which commute, then a swap or none), so two such layers can track three cups. Negative real decays add
+#   parity but not the rotations, which count modulo 3: Grazzi et al. (2025) show that counting modulo 3 needs
+#   transitions that are not triangular, and a real diagonal one is.
 # * **Five objects**: their permutations have no such series, so no number of such layers tracks them. More
 #   generally, Merrill, Petty & Sabharwal (2024, *The Illusion of State in State-Space Models*) prove that
 #   linear state-space models such as S4 and Mamba, like Transformers, lie in the circuit class
@@ -514,7 +516,7 @@ print(
 # counted. But the table hides that for long sequences attention does more work ($N/d + 2$ times a tanh
 # RNN's, more than an LSTM's once $N > 2d$), that its speed-up needs parallel hardware and enough work per step
 # to fill it (on one CPU thread attention was slower; on an H200 it lost the forward pass to cuDNN's `nn.RNN` at
-# batch 32, $d = 128$, fp32, and won at batch 1 with long sequences, and in wide layers in bfloat16, both together), and
+# batch 32, $d = 128$, fp32, and won at batch 1 with long sequences, and where layers were both wide and in bfloat16), and
 # it omits the two rows that favour recurrence: $\mathcal{O}(d^2)$ per generated token and $\mathcal{O}(d)$
 # state, against $\mathcal{O}(d^2 + N d)$ and $\mathcal{O}(N d)$. "Long-range dependencies: poor vs excellent"
 # holds in a small training budget on a task with one sharp target, with positional encoding; it is not a law.

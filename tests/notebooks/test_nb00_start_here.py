@@ -126,3 +126,12 @@ def test_a_stable_softmax_at_any_float32_temperature_is_refused(capsys, tau):
     """softmax((s - max) / tau) never overflows; the smallest float32 gap, 1.4e-45, still tells it."""
     out = run(capsys, "cold_softmax", lambda s: ((s - s.amax(-1, keepdim=True)) / tau).softmax(-1))
     assert "[cold_softmax] not yet: " in out and "correct" not in out, out
+
+
+def test_an_answer_written_for_two_dimensions_only_is_refused(capsys):
+    def on_dim_1(s):  # right for (rows, scores) only
+        top = s == s.max(dim=1, keepdim=True).values
+        return top / top.sum(dim=1, keepdim=True)
+
+    out = run(capsys, "cold_softmax", on_dim_1)
+    assert "[cold_softmax] not yet: " in out and "correct" not in out, out
