@@ -112,8 +112,8 @@ CLAIMS = [
         "the timing snippet shows attention beating the RNN loop",
         "not on a CPU at batch 32: the snippet times once, cold, and attention does N/d + 2 times "
         "the work; on a GPU it beats the Python loop, but at batch 32, d = 128, fp32 it loses the "
-        "forward pass to cuDNN's nn.RNN, and forward + backward narrowly up to N = 512 (one of two "
-        "runs of the article's call came out ahead there): parallel hardware is not sufficient",
+        "forward pass and forward + backward to cuDNN's nn.RNN (one of two runs of the article's call "
+        "came out ahead at N = 512): parallel hardware is not sufficient",
         ["06"],
         "CPU timings on the machine that runs 06, FLOPs counted; GPU timings from sweeps on an "
         "H200 with 06's helpers, each model timed separately, and a run of notebook 06 there "

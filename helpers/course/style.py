@@ -207,8 +207,13 @@ def _categories(axis, most: int = 8) -> str:
     names = [name for name in names if name]
     if not isinstance(formatter, StrCategoryFormatter) and all(map(_number, names)):
         return ""  # numbers, as log_axis's tick_label writes them
+    if not names:
+        return ""
+    period = next(m for m in range(1, len(names) + 1) if names == names[:m] * (len(names) // m))
+    repeated = f", repeated {len(names) // period} times" if period < len(names) else ""  # tiled maps
+    names = names[:period]
     more = f"; and {len(names) - most} more" if len(names) > most else ""
-    return f"{len(names)} categories: {'; '.join(names[:most])}{more}" if names else ""
+    return f"{len(names)} categories{repeated}: {'; '.join(names[:most])}{more}"
 
 
 def _axis_text(ax, which: str, unnamed: str) -> str:

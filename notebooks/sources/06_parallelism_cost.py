@@ -559,13 +559,15 @@ nb.plot_memory(sweep)
 # The forward holds about two copies of those weights (scores and softmax), forward +
 # backward about four. With `need_weights=False` they are never stored, and attention
 # needs less memory than `nn.RNN`, both growing linearly with $N$; its time stays
-# quadratic all the same, and in forward + backward at batch 32 the fused path saves
-# memory but no time (within 5% of the article's call either way: the last line).
+# quadratic all the same. In forward + backward at batch 32, from $N = 1024$, the fused
+# path saves memory but no time (within 5% of the article's call either way: the last
+# line); at the article's $N = 512$ it was about a fifth faster (1.57 against 1.94 ms, in
+# the first H200 table above).
 #
 # So parallel hardware is what lets attention's constant depth pay off at scale, but it
 # is **not sufficient**: on the H200, cuDNN's `nn.RNN` still won the forward pass at the
-# article's sizes, in both runs (forward + backward at $N = 512$: narrowly, in every run
-# against the fused attention; the article's call came out ahead in one of its two runs).
+# article's sizes, in both runs, and forward + backward in every run against the fused
+# attention (the article's call came out ahead in one of its two runs at $N = 512$).
 # Attention won where the RNN's small steps leave the GPU idle (a single sequence, long
 # $N$) and where its products run at tensor-core speed (wide layers in bf16); at the
 # article's sizes it won only against the Python loop, not against the fused recurrent
@@ -632,8 +634,9 @@ nb.complexity_table(seq_len=512, dim=128)
 # orders of magnitude, but cuDNN's `nn.RNN` runs its $N$ dependent steps in one call, and
 # at B = 32, d = 128, fp32 it was faster than attention in the forward pass at every
 # length measured from 16 to 8192 (and at $N = 512$ in a second run). In forward +
-# backward the RNN was narrowly ahead up to $N = 512$ (at $N = 512$ in all five runs that
-# timed it against `need_weights=False`, by 1.15 to 1.37 times; the article's own call
+# backward the RNN was ahead at every length too, by 1.15 to 1.54 times up to $N = 512$
+# against `need_weights=False` (at $N = 512$ in all five runs that timed both, by 1.15 to
+# 1.37 times; the article's own call
 # came out ahead in one of its two runs there) and ahead by a wide margin from $N = 1024$. Attention won at batch 1 with long
 # sequences, and where layers were both wide and in bfloat16 ($d = 1024$ in bf16, where
 # its products and the fused attention kernel run on tensor cores: three to nine times
@@ -663,8 +666,8 @@ nb.complexity_table(seq_len=512, dim=128)
 #   to spare where the work per step fills it, or where the RNN's per-step overhead
 #   dominates (at small batches on one CPU thread, section 5): on an H200 the
 #   fused `nn.RNN` still beat attention in the forward pass at batch 32, d = 128, fp32;
-#   attention won at batch 1 with long sequences, and in wide layers in bfloat16 (both
-#   together).
+#   attention won at batch 1 with long sequences, and where layers were both wide and in
+#   bfloat16.
 # * `nn.MultiheadAttention` as the article calls it (`need_weights=True`) stores every
 #   head's $N \times N$ weights and cannot use the fused kernels; a Transformer passes
 #   `need_weights=False`.

@@ -183,7 +183,8 @@ for j, T in enumerate(ensembles.DELAYS):
     assert T > 30 or above > 3  # above chance at T = 10 and 30, beyond sampling error
 
 # %% [markdown]
-# Read the table row by row. The two cells above assert each claim with a margin; the numbers quoted are those of
+# Read the table row by row. The two cells above print every number and assert the main ones with a margin; the
+# numbers quoted are those of
 # the committed run (another machine can round its way down a slightly different training path):
 #
 # * **attention + positions** solves the task at every delay: accuracy 1.00 at $T = 10$, $30$ and $100$.

@@ -193,8 +193,8 @@ assert t_mha > t_rnn  # on one CPU thread, the extra work (N/d + 2 = 6x) is not 
 # RNN's per-step overhead dominates: notebook 06, section 5): the tanh recurrence, computed exactly step by step, cannot use a
 # GPU's width across time; attention can. That is not sufficient: on an NVIDIA H200 (notebook 06, section 6)
 # cuDNN's `nn.RNN` still beat attention in the forward pass at these sizes (B = 32, d = 128, fp32, in both
-# runs there); in forward + backward it was narrowly ahead up to $N = 512$ (one of two runs of the article's call
-# came out ahead of it there), and won by a wide margin from $N = 1024$. Attention
+# runs there), and in forward + backward at every length, by a wide margin from $N = 1024$ (only one of two runs of
+# the article's own call came out ahead of it, at $N = 512$). Attention
 # won where the RNN's small steps leave the GPU idle (batch 1, long sequences) and where tensor cores run its
 # products (wide layers in bfloat16).
 
@@ -360,7 +360,7 @@ ledger.claims_ledger()
 # | C4 every token sees every other at once | true in training and encoding, not in generation | [04](04_attention.ipynb): one matrix product computes all $N \times N$ scores; generating one position at a time gives the same outputs, but each new token waits for the last (and the generation rows above). |
 # | C5 $\mathcal{O}(1)$ path fixes long context | wrong as stated | [04](04_attention.ipynb): gradient vs distance and its dilution with $N$; [07](07_long_range_memory.ipynb): attention recalls at $T = 100$ only with positions. Here: $\mathcal{O}(N^2)$ work and an $\mathcal{O}(N d)$ cache. |
 # | C6 positions are needed | true without a causal mask | [05](05_multihead_positions.ipynb): permutation equivariance without encoding, broken by the encoding or by a causal mask; [07](07_long_range_memory.ipynb): attention without positions bounded by the order-blind ceiling (near it at $T = 10$ and $30$). |
-# | C7 the timing snippet | not on a CPU at batch 32; on a GPU, at the article's sizes, only against the Python loop | [06](06_parallelism_cost.ipynb): the snippet as written, then proper measurements, and an H200's: attention beats the loop, not cuDNN's `nn.RNN` in the forward pass at B = 32, d = 128, fp32 (forward + backward: narrowly the RNN's up to $N = 512$, though one of two runs of the article's call came out ahead there; the RNN's by far from $N = 1024$); it wins at batch 1 with long $N$, and where layers are both wide and in bf16. Here: one timing on one thread. |
+# | C7 the timing snippet | not on a CPU at batch 32; on a GPU, at the article's sizes, only against the Python loop | [06](06_parallelism_cost.ipynb): the snippet as written, then proper measurements, and an H200's: attention beats the loop, not cuDNN's `nn.RNN` in the forward pass at B = 32, d = 128, fp32 (nor in forward + backward, by far from $N = 1024$; one of two runs of the article's call came out ahead at $N = 512$); it wins at batch 1 with long $N$, and where layers are both wide and in bf16. Here: one timing on one thread. |
 # | C8 the table | right but incomplete | this notebook: the counted FLOPs, chain lengths, layers linking distant tokens, and the generation rows. |
 
 # %% [markdown]

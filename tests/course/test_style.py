@@ -142,3 +142,12 @@ def test_triangles_pointing_different_ways_are_told_apart():
     ax.legend()
     assert "[solid line, up-triangles]" in describe(fig) and "[solid line, down-triangles]" in describe(fig)
     assert colour_only(ax) == []
+
+
+def test_categories_repeated_under_tiled_maps_are_named_once():
+    from helpers.course.style import describe, new_figure
+
+    fig, ax = new_figure()
+    ax.imshow([[0.0] * 6] * 2)
+    ax.set_xticks(range(6), ["the", "cat", "sat"] * 2)
+    assert "against 3 categories, repeated 2 times: the; cat; sat." in describe(fig)
