@@ -250,7 +250,8 @@ assert fast < slow and fast > 1.5 * fair[FUSED].median_ms  # faster, and still s
 # than `nn.RNN` on one CPU thread: on a CPU, attention's extra work (section 3) is not
 # hidden by anything. (This cell runs the forward without autograd, as inference does;
 # the grid above records the graph, as the article's snippet does, which is one reason
-# why `nn.RNN`'s time differs between the two tables; the other is run-to-run drift.)
+# why a model's time, and its ratio to `nn.RNN`, can differ between the two tables; the
+# other is run-to-run drift.)
 
 # %% [markdown]
 # ## 3 · Why: count the work
@@ -470,7 +471,7 @@ for pass_ in nb.PASSES:  # batch 1: attention's floor, the RNN's time per step, 
         + "  ".join(f"N={n}: {1 / v:.1f}" for n, v in r.items() if n >= 1024)
     )
 print("B=32, N=512, forward + backward, every run that timed both: nn.RNN, need_weights=False")
-for name, (rnn, fast) in gpu_sweep.runs_at_512().items():  # the sweep and four later files
+for name, (rnn, fast) in gpu_sweep.runs_at_512().items():  # the sweep and three other files (five runs)
     print(f"  {name:<30} {rnn:5.2f} ms  {fast:5.2f} ms: attention {fast / rnn:.2f} x nn.RNN")
     assert rnn < fast  # the RNN ahead of the fused attention in every one of these runs
 for pass_, other in gpu_sweep.executed_06().items():  # another run: notebook 06 executed on the same H200

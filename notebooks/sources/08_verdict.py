@@ -428,8 +428,11 @@ for kind, (chain, combine_flops) in nb.chain_costs(N=100, d=16).items():
 # The diagonal (element-wise) recurrence has no matrix product in its chain at all: its $d$ channels are $d$
 # independent scalar recurrences, a step and a combine cost a few multiplications per channel, and every
 # $d \times d$ product (computing $a_t$ and $b_t$ from $x_t$) runs outside the chain, for all $t$ at once.
-# **A linear, diagonal recurrence, whose chain is cheap and can be computed in parallel**, is the one idea
-# behind the recurrent models that now compete with Transformers. How they compute it differs. Four ways,
+# **A linear, diagonal recurrence, whose chain is cheap and can be computed in parallel**, is the idea behind
+# the recurrent models below (S4's successors, RWKV-4, Mamba, Mamba-2, minGRU). Newer ones (DeltaNet, Yang et
+# al. 2024; RWKV-7, Peng et al. 2025) keep the recurrence linear but let its transition be the identity minus a
+# rank-one matrix, still computed in chunks, partly to buy back state tracking (below). How the diagonal ones
+# compute it differs. Four ways,
 # each on the decays it accepts ($N = 1000$, $d = 16$), against the loop:
 
 # %%
@@ -611,6 +614,9 @@ helpers.check("scan_steps_1000", answer)
 #   structured state space duality. *ICML*. arXiv:2405.21060. (Mamba-2.)
 # * Peng, B. et al. (2023). RWKV: reinventing RNNs for the Transformer era. *Findings of EMNLP*.
 #   arXiv:2305.13048.
+# * Yang, S., Wang, B., Zhang, Y., Shen, Y. & Kim, Y. (2024). Parallelizing linear transformers with the delta
+#   rule over sequence length. *NeurIPS*. arXiv:2406.06484. (DeltaNet.)
+# * Peng, B. et al. (2025). RWKV-7 "Goose" with expressive dynamic state evolution. arXiv:2503.14456.
 # * Feng, L., Tung, F., Ahmed, M. O., Bengio, Y. & Hajimirsadeghi, H. (2024). Were RNNs all we needed?
 #   arXiv:2410.01201.
 # * Merrill, W., Petty, J. & Sabharwal, A. (2024). The illusion of state in state-space models. *ICML*.
