@@ -522,6 +522,11 @@ for dim, dtype, model in cases:
         f"d={dim:<4} {model}, {dtype:<8}: "
         + "  ".join(f"N={n}: {a / b:.2f}" for n, a, b in zip(Ns, ours, rnn))
     )
+tf32 = gpu_sweep.read("h200_tf32")  # the same d = 1024, N = 512 case with TF32 forced off and on
+for model in (FUSED, gpu_sweep.FAST_MHA):
+    default = gpu_sweep.value(width, dim=1024, dtype="float32", seq_len=512, model=model)
+    off, on = (gpu_sweep.value(tf32, tf32=t, dim=1024, seq_len=512, model=model) for t in ("False", "True"))
+    print(f"d=1024, N=512, {model}, fp32: default {default:.1f} ms, TF32 off {off:.1f} ms, on {on:.1f} ms")
 nb.plot_width_precision(width)
 
 # %% [markdown]
@@ -531,9 +536,10 @@ nb.plot_width_precision(width)
 # fp32 alone, or bf16 at $d = 128$ alone, do not make it win at every length (the first
 # two lines). The RNN is compared in fp32: at $d = 128$ cuDNN's RNN took a slow path in
 # bf16 on that machine, 11-17 times its fp32 time (the dotted line), while at
-# $d = 1024$ its bf16 time was within 15% of fp32 (the last line). (In PyTorch's default fp32,
-# cuDNN already uses TF32 tensor cores for the RNN, and cuBLAS does not for attention's
-# projections; `h200_tf32.csv` has both with TF32 off and on.)
+# $d = 1024$ its bf16 time was within 15% of fp32 (the fifth line). (In PyTorch's default
+# fp32, cuDNN already uses TF32 tensor cores for the RNN, and cuBLAS does not for
+# attention's projections: the RNN's default time is near its TF32-on time, attention's
+# near its TF32-off time, the last two lines, from `h200_tf32.csv`.)
 #
 # Memory: called as the article calls it, `nn.MultiheadAttention` stores the
 # $B \times \text{heads} \times N^2$ weights:

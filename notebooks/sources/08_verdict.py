@@ -429,10 +429,11 @@ for kind, (chain, combine_flops) in nb.chain_costs(N=100, d=16).items():
 # independent scalar recurrences, a step and a combine cost a few multiplications per channel, and every
 # $d \times d$ product (computing $a_t$ and $b_t$ from $x_t$) runs outside the chain, for all $t$ at once.
 # **A linear, diagonal recurrence, whose chain is cheap and can be computed in parallel**, is the idea behind
-# the recurrent models below (S4's successors, RWKV-4, Mamba, Mamba-2, minGRU). Newer ones (DeltaNet, Yang et
-# al. 2024; RWKV-7, Peng et al. 2025) keep the recurrence linear but let its transition be the identity minus a
-# rank-one matrix, still computed in chunks, partly to buy back state tracking (below). How the diagonal ones
-# compute it differs. Four ways,
+# the recurrent models below (S4's successors, RWKV-4, Mamba, Mamba-2, minGRU). Newer ones keep the recurrence
+# linear but give its transition a rank-one correction, still computed in chunks: the identity minus a rank-one
+# matrix in DeltaNet (Yang et al. 2024), a diagonal decay minus one in RWKV-7 (Peng et al. 2025). RWKV-7 does so
+# partly to buy back state tracking (below); DeltaNet's eigenvalues stay in $[0, 1]$ unless, as Grazzi et al.
+# (2025) propose, its step size $\beta$ may reach 2. How the diagonal ones compute it differs. Four ways,
 # each on the decays it accepts ($N = 1000$, $d = 16$), against the loop:
 
 # %%
