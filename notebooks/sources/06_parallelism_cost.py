@@ -439,8 +439,7 @@ print(f"RNNCell loop, forward: H200 {loop_ms:.1f} ms, this CPU {cpu_loop_ms:.1f}
 # loop's 512 steps is a handful of tiny operators, each dispatched from Python and
 # launched as its own GPU kernel; that overhead, tens of microseconds per step (the line
 # before last), dwarfs the work, so on the H200 the loop is about as slow as on one CPU thread,
-# or slower (the last line puts the H200 beside your CPU; in the committed run the H200
-# was the slower). But `nn.RNN` is not a loop of
+# or slower (the last line puts the H200 beside your CPU). But `nn.RNN` is not a loop of
 # launches on a GPU: cuDNN runs the whole recurrence in one call, about half a
 # microsecond per dependent step, less than launching a single kernel costs, and at
 # these sizes it is the fastest model. The figure shows the whole sweep (log scales; the
