@@ -1,7 +1,7 @@
 // JupyterLab draws an image output as <img> with no alt text: its renderImage() reads the
 // output's width and height from the metadata, never "alt" (jupyter/enhancement-proposals#120).
 // The course puts each figure's description in the output metadata ({"image/png": {"alt": ...}},
-// helpers.course.style.describe), and nbconvert, the slides and GitHub show it. This plugin
+// helpers.course.style.describe), and nbconvert and the slides show it. This plugin
 // gives JupyterLab's image renderer the same: after drawing the image, set its alt.
 import { IRenderMimeRegistry, RenderedImage, imageRendererFactory } from '@jupyterlab/rendermime';
 
