@@ -8,8 +8,6 @@ time each model separately, one time_fns call per model, as the shipped files we
 (so their models were not interleaved); `time_here` interleaves the models it is given."""
 
 import csv
-import json
-import re
 from pathlib import Path
 
 import torch
@@ -54,23 +52,14 @@ def read(name: str) -> list[dict]:
 
 
 def executed_06() -> dict[str, dict[str, float]]:
-    """The GPU times printed by notebook 06 as executed on the same H200 (executed_06/ in
-    helpers/data/gpu/, an earlier version of the notebook, a run separate from the sweeps):
-    pass ("fwd", "fwd+bwd") -> model -> median ms, at B = 32, N = 512, d = 128, fp32."""
-    notebook = json.loads((DATA / "executed_06" / "06_parallelism_cost.ipynb").read_text())
-    times, pass_ = {}, None
-    for cell in notebook["cells"]:
-        for output in cell.get("outputs", []):
-            for line in "".join(output.get("text", "")).splitlines():
-                if line.endswith("B=32, N=512, d=128, GPU:"):
-                    pass_ = "fwd+bwd" if line.startswith("forward + backward") else "fwd"
-                    times[pass_] = {}
-                elif pass_ and (row := re.match(r"  (\S.*?) +([\d.]+) ms \(IQR", line)):
-                    times[pass_][row[1]] = float(row[2])
-                else:
-                    pass_ = None
-    if set(times) != set(PASSES) or not all(times.values()):
-        raise ValueError(f"executed_06: expected GPU times for {PASSES}, found {times}")
+    """Another run at B = 32, N = 512, d = 128, fp32: notebook 06 executed top to bottom on the
+    same H200, separately from the sweeps (h200_notebook06.csv; README.md there gives its
+    provenance): pass ("fwd", "fwd+bwd") -> model -> median ms."""
+    times: dict[str, dict[str, float]] = {}
+    for row in read("h200_notebook06"):
+        times.setdefault(row["pass"], {})[row["model"]] = row["median_ms"]
+    if set(times) != set(PASSES):
+        raise ValueError(f"h200_notebook06.csv: expected GPU times for {PASSES}, found {sorted(times)}")
     return times
 
 

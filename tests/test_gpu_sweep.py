@@ -2,6 +2,8 @@
 (`make gpu-bench`), on a small CPU grid with the same columns and every model."""
 
 import csv
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -53,11 +55,37 @@ def test_runs_at_512_reads_one_row_per_file_and_model():
     assert len(set(runs.values())) == len(runs)  # five different runs, not one row read five times
 
 
-def test_executed_06_reads_the_gpu_times_notebook_06_printed():
+def test_executed_06_reads_the_gpu_times_of_notebook_06s_run():
     times = gpu_sweep.executed_06()
     assert set(times) == {"fwd", "fwd+bwd"}
     assert set(times["fwd"]) == {gpu_sweep.LOOP, gpu_sweep.RNN, gpu_sweep.MHA}
     assert times["fwd+bwd"][gpu_sweep.RNN] == 2.27 and times["fwd+bwd"][gpu_sweep.MHA] == 1.78
+
+
+PRINTED_ROW = re.compile(r"  (\S.*?) +([\d.]+) ms \(IQR ([\d.]+)-([\d.]+), (\d+) runs")
+
+
+def test_notebook_06s_run_is_the_one_its_executed_notebook_printed():
+    """Provenance: h200_notebook06.csv holds what notebook 06 printed on the H200 (executed_06/)."""
+    notebook = json.loads((gpu_sweep.DATA / "executed_06" / "06_parallelism_cost.ipynb").read_text())
+    printed, pass_ = [], None
+    for cell in notebook["cells"]:
+        for output in cell.get("outputs", []):
+            for line in "".join(output.get("text", "")).splitlines():
+                if line.endswith("B=32, N=512, d=128, GPU:"):
+                    pass_ = "fwd+bwd" if line.startswith("forward + backward") else "fwd"
+                elif pass_ and (
+                    m := re.match(r"  (\S.*?) +([\d.]+) ms \(IQR ([\d.]+)-([\d.]+), (\d+) runs", line)
+                ):
+                    printed.append((pass_, m[1], float(m[2]), float(m[3]), float(m[4]), int(m[5])))
+                else:
+                    pass_ = None
+    rows = gpu_sweep.read("h200_notebook06")
+    shipped = [(r["pass"], r["model"], r["median_ms"], r["q1_ms"], r["q3_ms"], r["runs"]) for r in rows]
+    assert shipped == printed and len(printed) == 6
+    assert {(r["device"], r["torch"], r["batch"], r["seq_len"], r["dim"]) for r in rows} == {
+        ("NVIDIA H200", "2.11.0+cu130", 32, 512, 128)
+    }
 
 
 def test_bench_on_a_small_cpu_grid_writes_the_shipped_formats(tmp_path):

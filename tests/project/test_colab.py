@@ -4,7 +4,6 @@ outside Colab. `make colab` (tools/colab.py) fixes whatever these tests find."""
 
 import subprocess
 import sys
-import types
 from pathlib import Path
 
 import jupytext
@@ -51,37 +50,18 @@ def test_setup_cell_is_the_first_code_cell_and_points_at_the_repository(path):
     assert setup[0].source.strip() == colab.setup_source(CFG), f"{path.name}: run `make colab`"
 
 
-def _exec_setup(source: str, monkeypatch, on_colab: bool) -> list:
-    calls = []
-    if on_colab:
-        monkeypatch.setitem(sys.modules, "google", types.ModuleType("google"))
-        monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
-        monkeypatch.setattr(subprocess, "run", lambda *a, **k: calls.append((a, k)))
-    else:
-        monkeypatch.delitem(sys.modules, "google.colab", raising=False)
-
-        def forbidden(*a, **k):
-            raise AssertionError(f"the setup cell ran a command outside Colab: {a}")
-
-        monkeypatch.setattr(subprocess, "run", forbidden)
-        monkeypatch.setattr(subprocess, "Popen", forbidden)
-        monkeypatch.setattr(subprocess, "check_call", forbidden)
-    exec(compile(source, "<setup cell>", "exec"), {"__name__": "__main__"})
-    return calls
-
-
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_setup_cell_does_nothing_outside_colab(path, monkeypatch):
+    """On Colab the cell really installs the course: tests/project/test_install.py runs it."""
+    monkeypatch.delitem(sys.modules, "google.colab", raising=False)
+
+    def forbidden(*a, **k):
+        raise AssertionError(f"the setup cell ran a command outside Colab: {a}")
+
+    for name in ("run", "Popen", "check_call"):
+        monkeypatch.setattr(subprocess, name, forbidden)
     for cell in setup_cells(read(path)):
-        assert _exec_setup(cell.source, monkeypatch, on_colab=False) == []
-
-
-def test_setup_cell_installs_helpers_from_the_repository_on_colab(monkeypatch):
-    calls = _exec_setup(colab.setup_source(CFG), monkeypatch, on_colab=True)
-    assert len(calls) == 1
-    (command,), kwargs = calls[0]
-    assert command[1:4] == ["-m", "pip", "install"] and command[-1] == colab.pip_target(CFG)
-    assert kwargs == {"check": True}
+        exec(compile(cell.source, "<setup cell>", "exec"), {"__name__": "__main__"})
 
 
 def test_tool_adds_a_missing_badge_and_setup_cell_and_is_idempotent():
