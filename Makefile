@@ -44,10 +44,16 @@ else
 		notebooks/$(COURSE_LANG)/00_start_here.ipynb
 endif
 
-test: setup           ## lint, then unit, widget, hygiene and browser tests, then strict nbval on every notebook
+test: setup           ## lint, then unit, widget, hygiene, install and browser tests, then strict nbval on every notebook
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest -n 2 --dist loadfile  # two workers, one test file each at a time
+	$(PY) -m pytest --nbval -n 2 --dist loadfile  # two workers, one test file each at a time
+
+.PHONY: test-fast
+test-fast: setup      ## the inner loop: lint, the maths, course and hygiene tests; no notebook runs, no browser, no npm
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) -m pytest -m "not slow" -n 2 --dist loadfile tests
 
 notebooks: setup      ## rebuild notebooks/*.ipynb from their .py sources and execute them (NB=01 for one)
 	$(PY) tools/build_notebooks.py $(NB)
@@ -59,8 +65,9 @@ benchmark: setup      ## time every notebook and every widget redraw; write the 
 test-latest:          ## drift check as on Colab/Binder: newest releases pyproject.toml allows, every notebook + unit tests
 	test -x .venv-latest/bin/python || python3 -m venv .venv-latest
 	.venv-latest/bin/python -m pip install --quiet --upgrade pip
-	.venv-latest/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager torch==2.13.0 --editable . \
+	.venv-latest/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager torch==2.13.0 . \
 		nbclient ipykernel nbformat nbconvert jupytext pytest pyyaml packaging
+	.venv-latest/bin/python -m pip install --quiet --no-deps --force-reinstall .  # this tree's helpers, not editable
 	.venv-latest/bin/python tools/test_latest.py
 
 .PHONY: assignments

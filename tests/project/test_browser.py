@@ -33,6 +33,7 @@ sys.path.insert(0, str(B.ROOT / "tools"))
 import slides  # noqa: E402
 import translations  # noqa: E402
 
+pytestmark = pytest.mark.slow
 TARGET_MEDIAN_MS = 200  # the course's goal for a redraw, as a learner sees it
 LIMIT_MEDIAN_MS = 1500  # what fails the test: far above target even on a busy 2-core CPU
 NOTEBOOKS = B.notebooks_with_widgets()

@@ -40,6 +40,7 @@ def test_setup_installed_the_committed_build():
     assert files(installed) == files(BUILT), "the installed extension is not the committed build"
 
 
+@pytest.mark.slow  # npm ci and a webpack build
 def test_the_committed_build_is_index_js_built_again(tmp_path):
     if shutil.which("npm") is None:
         if os.environ.get("CI", "").lower() == "true":

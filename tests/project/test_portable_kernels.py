@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 PORTABLE = {
     "ATEN_CPU_CAPABILITY": "default",  # ATen's scalar kernels, no AVX2/AVX-512
@@ -51,7 +52,5 @@ def test_some_notebooks_compare_float32_results():
 
 @pytest.mark.parametrize("notebook", ROUNDING_NOTEBOOKS, ids=lambda p: p.stem)
 def test_strict_nbval_with_portable_kernels(notebook):
-    result = run(
-        ["-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", str(notebook.relative_to(ROOT))]
-    )
+    result = run(["-m", "pytest", "-q", "--nbval", str(notebook.relative_to(ROOT))])
     assert result.returncode == 0, f"{notebook.name} on portable kernels:\n{result.stdout[-4000:]}"
