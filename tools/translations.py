@@ -14,6 +14,10 @@ hash no longer matches and the cell is stale until someone translates it again.
     python tools/translations.py skeleton it       # add English cells missing in notebooks/it/sources/ (todo)
     python tools/translations.py build [it ...]    # write notebooks/<lang>/NN_*.ipynb
     python tools/translations.py build --check     # change nothing; exit 1 if a built notebook is out of date
+
+Each command takes `--nb NN` (repeatable) to act on those notebooks only: `status --nb 04 it` lists
+what 04 needs in Italian, `build --nb 04` writes 04 in every language and leaves the READMEs alone
+(a full `build` writes them).
 """
 
 from __future__ import annotations
@@ -172,10 +176,10 @@ def glossary_misses(lang: str, english: str, translation: str) -> list[str]:
     return out
 
 
-def faults(lang: str) -> list[str]:
+def faults(lang: str, notebooks: list[Path] | None = None) -> list[str]:
     """Every translated cell of `lang` that changed what it must keep or left out a glossary term."""
     lines = []
-    for notebook in english_notebooks():
+    for notebook in english_notebooks() if notebooks is None else notebooks:
         entries = {e.en: e for e in read_entries(translation_file(lang, notebook)) if not e.todo}
         for cell in english_cells(notebook):
             entry = entries.get(english_hash(cell.source))
@@ -188,9 +192,9 @@ def faults(lang: str) -> list[str]:
     return lines
 
 
-def skeleton(lang: str) -> None:
+def skeleton(lang: str, notebooks: list[Path] | None = None) -> None:
     """Append every English cell `lang` lacks, as a todo entry holding the English text."""
-    for notebook in english_notebooks():
+    for notebook in english_notebooks() if notebooks is None else notebooks:
         path = translation_file(lang, notebook)
         entries = read_entries(path)
         have = {e.en for e in entries}
@@ -280,12 +284,14 @@ def readme(lang: str, books: dict[str, nbformat.NotebookNode]) -> str:
     return f'<div dir="rtl" lang="{lang}">\n\n{text}\n</div>\n' if rtl else text
 
 
-def build(langs: list[str], check: bool = False) -> int:
+def build(langs: list[str], check: bool = False, notebooks: list[Path] | None = None) -> int:
     stale = 0
     for lang in langs:
-        books = {notebook.name: translated(lang, notebook) for notebook in english_notebooks()}
+        chosen = english_notebooks() if notebooks is None else notebooks
+        books = {notebook.name: translated(lang, notebook) for notebook in chosen}
         outputs = {name: nbformat.writes(nb) + "\n" for name, nb in books.items()}
-        outputs["README.md"] = readme(lang, books)
+        if notebooks is None:
+            outputs["README.md"] = readme(lang, books)
         for name, text in outputs.items():
             target = NOTEBOOKS / lang / name
             if target.exists() and target.read_text(encoding="utf-8") == text:
@@ -304,24 +310,29 @@ def build(langs: list[str], check: bool = False) -> int:
 def main(argv: list[str]) -> int:
     command, args = (argv[0], argv[1:]) if argv else ("status", [])
     check = "--check" in args
+    prefixes = [args[i + 1] for i, a in enumerate(args) if a == "--nb" and i + 1 < len(args)]
+    chosen = [nb for nb in english_notebooks() if nb.name[:2] in prefixes] if prefixes else None
+    if prefixes and len(chosen) != len(set(prefixes)):
+        raise SystemExit(f"--nb takes notebook numbers such as 04; found {[n.name for n in chosen]}")
+    args = [a for i, a in enumerate(args) if a != "--nb" and (i == 0 or args[i - 1] != "--nb")]
     langs = [a for a in args if a != "--check"] or list(TRANSLATED)
     unknown = [lang for lang in langs if lang not in TRANSLATED]
     if unknown:
         raise SystemExit(f"unknown language {unknown}; translations exist for {', '.join(TRANSLATED)}")
     if command == "status":
-        lines = [line for lang in langs for line in needs_work(lang)]
+        lines = [line for lang in langs for line in needs_work(lang, chosen)]
         print("\n".join(lines) if lines else f"every cell translated in {', '.join(langs)}")
         return 1 if lines else 0
     if command == "check":
-        lines = [line for lang in langs for line in faults(lang)]
+        lines = [line for lang in langs for line in faults(lang, chosen)]
         print("\n".join(lines) if lines else f"no fault in the translated cells of {', '.join(langs)}")
         return 1 if lines else 0
     if command == "skeleton":
         for lang in langs:
-            skeleton(lang)
+            skeleton(lang, chosen)
         return 0
     if command == "build":
-        return 1 if build(langs, check) and check else 0
+        return 1 if build(langs, check, chosen) and check else 0
     raise SystemExit(__doc__)
 
 
