@@ -65,8 +65,12 @@ def test_every_chapter_has_goals_verdict_summary_and_checked_exercises(nb):
     markdown = "\n".join(c.source for c in book.cells if c.cell_type == "markdown")
     code = "\n".join(c.source for c in book.cells if c.cell_type == "code")
     assert markdown.startswith(f"# {nb.name[:2]}"), "the first cell is the title"
-    for heading in ("## Verdict", "## Summary", "## Exercises"):
+    for heading in ("## Verdict", "## Exercises"):
         assert heading in markdown, f"{nb.name} lacks a '{heading}' section"
+    assert "## Takeaways" in markdown or "## Summary" in markdown, f"{nb.name} lacks its takeaways"
+    order = ["## Verdict", "## Takeaways", "## Exercises", "## Going further", "## Further reading"]
+    found = [markdown.index(h) for h in order if h in markdown]
+    assert found == sorted(found), f"{nb.name}: the sections should come in the order {order}"
     assert "You will learn" in markdown or "you will learn" in markdown
     assert code.count("check(") >= 2, f"{nb.name} needs at least two checked exercises"
     assert "NotImplementedError" in code, f"{nb.name} needs an exercise where the learner writes code"
