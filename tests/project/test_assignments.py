@@ -1,8 +1,11 @@
-"""`make assignments`, end to end with nbgrader itself on notebooks 01 and 04: generate the
-assignment, submit it three times, autograde. The reference solutions get full marks, the
-untouched release gets zero, and a transposed weight in one answer loses exactly the points
-of that exercise."""
+"""`make assignments`: every notebook's assignment generates, its reference solutions pass
+the hidden tests, its release shows no solution; and end to end with nbgrader itself on
+notebooks 01 and 04: generate the assignment, submit it three times, autograde. The reference
+solutions get full marks, the untouched release gets zero, and a transposed weight in one
+answer loses exactly the points of that exercise."""
 
+import ast
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -14,8 +17,64 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 import assignments  # noqa: E402
 
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 ASSIGNMENTS = ("01_recurrence", "04_attention")
 ANSWER = "rnn_step_answer"  # the answer cell that gets a wrong solution
+CHECK_CALL = re.compile(r"""helpers\.check\(\s*["'](\w+)["']""")
+
+
+def read(course: Path, kind: str, stem: str) -> nbformat.NotebookNode:
+    return nbformat.read(course / kind / stem / f"{stem}.ipynb", as_version=4)
+
+
+@pytest.fixture(scope="module")
+def whole_course(tmp_path_factory):
+    """One course folder that every notebook's assignment is generated into, as `make assignments` does."""
+    return tmp_path_factory.mktemp("whole_course")
+
+
+def notebook_imports(nb: nbformat.NotebookNode) -> dict:
+    """The names the notebook's own import lines bind (what its answer cells can use), and helpers."""
+    namespace: dict = {}
+    for cell in nb.cells:
+        if cell.cell_type != "code" or "setup" in cell.metadata.get("tags", []):
+            continue
+        for statement in ast.parse(cell.source).body:
+            if isinstance(statement, (ast.Import, ast.ImportFrom)):
+                exec(compile(ast.Module([statement], []), "<imports>", "exec"), namespace)
+    return namespace
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem[:2])
+def test_every_notebook_makes_an_assignment_whose_solutions_pass_the_hidden_tests(path, whole_course):
+    """`make assignments` on this notebook: every `helpers.check` becomes a graded exercise (at
+    least two, one a function, as docs/CONTRIBUTING.md asks), nbgrader writes the release, and each
+    reference solution, run with only the notebook's imports, passes the hidden tests' draws."""
+    import helpers.course.exercises as exercises
+
+    made = assignments.generate([path.name[:2]], course=whole_course)
+    english = nbformat.read(path, as_version=4)
+    checked = [m for c in english.cells if c.cell_type == "code" for m in CHECK_CALL.findall(c.source)]
+    assert path.stem in made, f"{path.name}: no assignment (no exercise found)"
+    points = made[path.stem]
+    assert sorted(points) == sorted(checked), f"{path.name}: exercises left out of the assignment"
+    assert len(points) >= 2 and assignments.POINTS["function"] in points.values(), points
+    source, release = read(whole_course, "source", path.stem), read(whole_course, "release", path.stem)
+    text = "\n".join(c.source for c in release.cells)
+    assert "BEGIN SOLUTION" not in text and "HIDDEN TESTS" not in text, f"{path.name}: the release"
+    namespace = notebook_imports(english)
+    for cell in source.cells:
+        grading = cell.metadata.get("nbgrader", {})
+        if not grading.get("solution"):
+            continue
+        name = grading["grade_id"].removesuffix("_answer")
+        before = set(namespace)
+        exec(cell.source, namespace)
+        (variable,) = set(namespace) - before  # the learner's answer, the one name the cell defines
+        answer = namespace.pop(variable)
+        assert exercises.passes(name, answer), f"{path.name}: the solution of {name} is wrong"
+        hidden = {"trials": assignments.HIDDEN_TRIALS, "seed": assignments.HIDDEN_SEED}
+        assert exercises.passes(name, answer, **hidden), f"{path.name}: {name} fails the hidden tests"
 
 
 def submit(course: Path, student: str, assignment: str, nb: nbformat.NotebookNode) -> None:
