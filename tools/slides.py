@@ -19,6 +19,8 @@ An author overrides any cell in the .py source, e.g. `# %% slideshow={"slide_typ
     python tools/slides.py 00 04      # only these
     python tools/slides.py --lang fa  # the Persian notebooks: build/slides/NN_name.fa.slides.html
 
+A language or a notebook number that matches no notebook stops it with a message.
+
 The slides present with the network off. The first export installs pinned reveal.js,
 MathJax 2, require.js and jQuery from the npm registry into build/slides/vendor/ (VENDOR;
 nothing is committed), and the HTML loads them from there, with a template
@@ -247,11 +249,28 @@ def export(notebook: Path, out_dir: Path = OUT_DIR) -> Path:
     return target
 
 
+def selected(argv: list[str]) -> list[Path]:
+    """The notebooks `python tools/slides.py [NN ...] [--lang LANG]` exports; SystemExit when
+    the language or a notebook number matches nothing (a typo would otherwise export nothing)."""
+    args = list(argv)
+    lang = ""
+    if "--lang" in args:
+        at = args.index("--lang")
+        if at + 1 == len(args):
+            raise SystemExit("--lang needs a language: it, ru, fa or es")
+        lang = args.pop(at + 1)
+        args.pop(at)
+    folder = NOTEBOOKS / lang
+    books = sorted(folder.glob("[0-9][0-9]_*.ipynb")) if lang != "sources" else []
+    if not books:
+        raise SystemExit(f"no notebooks in {folder.relative_to(ROOT)}/ (languages: it, ru, fa, es)")
+    unknown = [a for a in args if a not in {nb.name[:2] for nb in books}]
+    if unknown:
+        raise SystemExit(f"no notebook {', '.join(unknown)} in {folder.relative_to(ROOT)}/")
+    return [nb for nb in books if not args or nb.name[:2] in args]
+
+
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    lang = args.pop(args.index("--lang") + 1) if "--lang" in args else ""
-    prefixes = [a for a in args if a != "--lang"]
-    for nb in sorted((NOTEBOOKS / lang).glob("[0-9][0-9]_*.ipynb")):
-        if not prefixes or nb.name[:2] in prefixes:
-            slides, page = export(nb), handout(nb)
-            print(f"{nb.stem}: {slides.relative_to(ROOT)}, {page.relative_to(ROOT)}", flush=True)
+    for nb in selected(sys.argv[1:]):
+        slides, page = export(nb), handout(nb)
+        print(f"{nb.stem}: {slides.relative_to(ROOT)}, {page.relative_to(ROOT)}", flush=True)

@@ -1,5 +1,7 @@
 """Lecture mode: every built notebook carries slide metadata that makes a usable slide show
-(several slides, no screen with more code than fits), and the reveal.js export works."""
+(several slides, no screen with more code than fits), and the reveal.js export works: `make
+slides` on every notebook, English and translated, writes a deck and a handout that load
+nothing from the network."""
 
 import copy
 import re
@@ -14,6 +16,9 @@ sys.path.insert(0, str(ROOT / "tools"))
 import slides  # noqa: E402
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+LANGS = ("it", "ru", "fa", "es")  # the Makefile's COURSE_LANGS
+TRANSLATED = [(lang, path) for lang in LANGS for path in NOTEBOOKS]
+NETWORK = re.compile(r'<(?:script|link|img)[^>]+(?:src|href)="(https?://[^"]+)"')
 KINDS = {"slide", "subslide", "fragment", "skip", "notes", "-"}
 MIN_SLIDES = 3
 
@@ -91,3 +96,51 @@ def test_export_to_reveal_js_that_loads_nothing_from_the_network():
     assert "@import url(http" not in html, "a style sheet that fetches fonts"
     for url in slides.VENDOR_URLS.values():
         assert (target.parent / url.split("?")[0]).exists(), url
+
+
+@pytest.fixture
+def no_vendor(monkeypatch):
+    """The export without npm: reveal.js and MathJax stay where the HTML points, uninstalled."""
+    monkeypatch.setattr(slides, "install_vendor", lambda out_dir=slides.OUT_DIR: None)
+
+
+def _offline_deck(html: str, where: str) -> None:
+    assert html.count("<section") >= MIN_SLIDES, f"{where}: fewer than {MIN_SLIDES} slides"
+    assert "Traceback" not in html, where
+    assert not NETWORK.findall(html), f"{where}: loads {NETWORK.findall(html)}"
+    assert "colab.research.google.com" not in html, f"{where}: the Colab badge is in the slides"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem[:2])
+def test_make_slides_writes_every_notebooks_deck_and_handout(path, tmp_path, no_vendor):
+    """`make slides`'s English pass, for this notebook: deck and handout, offline."""
+    deck, page = slides.export(path, tmp_path), slides.handout(path, tmp_path)
+    assert (deck.name, page.name) == (f"{path.stem}.slides.html", f"{path.stem}.handout.html")
+    _offline_deck(deck.read_text(encoding="utf-8"), deck.name)
+    handout = page.read_text(encoding="utf-8")
+    assert "Traceback" not in handout and not NETWORK.findall(handout), page.name
+
+
+@pytest.mark.parametrize("lang, path", TRANSLATED, ids=lambda x: x if isinstance(x, str) else x.stem[:2])
+def test_make_slides_writes_every_translated_deck(lang, path, tmp_path, no_vendor):
+    """`make slides`'s pass for each language, on its prose: the translated notebook's markdown
+    cells (its code cells and outputs are the English ones, byte for byte, exported above),
+    copied to a folder named for the language, as notebooks/<lang>/ is."""
+    translated = nbformat.read(ROOT / "notebooks" / lang / path.name, as_version=4)
+    translated.cells = [c for c in translated.cells if c.cell_type == "markdown"]
+    (tmp_path / lang).mkdir()
+    nbformat.write(translated, tmp_path / lang / path.name)
+    deck = slides.export(tmp_path / lang / path.name, tmp_path)
+    assert deck.name == f"{path.stem}.{lang}.slides.html"
+    html = deck.read_text(encoding="utf-8")
+    _offline_deck(html, deck.name)
+    if lang == "fa":
+        assert 'dir="rtl"' in html, f"{deck.name}: Persian prose not right to left"
+
+
+def test_the_command_refuses_a_language_or_notebook_it_does_not_have():
+    assert [p.name for p in slides.selected(["00", "04"])] == [NOTEBOOKS[0].name, NOTEBOOKS[4].name]
+    assert len(slides.selected(["--lang", "fa"])) == len(NOTEBOOKS)
+    for argv in (["--lang", "xx"], ["99"], ["--lang"], ["--lang", "fa", "99"]):
+        with pytest.raises(SystemExit):
+            slides.selected(argv)
