@@ -159,3 +159,33 @@ def test_a_transposed_weight_loses_exactly_that_exercise(graded):
     assert sum(s for s, _ in scores["transposed", "04_attention"].values()) == sum(
         points["04_attention"].values()
     )
+
+
+def _notebook(tmp_path: Path, *sources: str) -> Path:
+    path = tmp_path / "09_new.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources]), path)
+    return path
+
+
+def test_a_check_that_makes_no_exercise_stops_the_command_naming_the_cell(tmp_path):
+    no_stub = _notebook(tmp_path, "import helpers", 'helpers.check("rnn_step", my_rnn_step)')
+    with pytest.raises(ValueError, match=r"09_new.ipynb, cell 1: 1 helpers.check"):
+        assignments.make_source(no_stub)
+    two = "def f(x):\n    raise NotImplementedError\n\n\n" + 'helpers.check("rnn_step", f)\n' * 2
+    with pytest.raises(ValueError, match=r"cell 0: 2 helpers.check"):
+        assignments.make_source(_notebook(tmp_path, two))
+
+
+double = lambda x: 2 * x  # noqa: E731  (a lambda reference, as notebook 06 registers them)
+pair = (lambda x: x + 1, lambda x: x - 1)  # two on one line: which one is the reference?
+uses_module = lambda x: _notebook.__name__ + str(x)  # noqa: E731
+
+
+def test_a_lambda_reference_is_inlined_and_its_module_names_imported():
+    assert assignments._body_from_reference(double, ["y"]) == ["return 2 * y"]
+    assert assignments._body_from_reference(uses_module, ["y"]) == [
+        f"from {__name__} import _notebook",
+        "return _notebook.__name__ + str(y)",
+    ]
+    with pytest.raises(ValueError, match="2 lambdas of \\(x\\) on line .*make the reference a def"):
+        assignments._body_from_reference(pair[0], ["y"])
