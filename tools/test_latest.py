@@ -4,6 +4,8 @@ Colab and Binder learners get whatever is current, not requirements.txt's pins. 
 the python of .venv-latest (the Makefile installs it with `pip install --upgrade`):
 
     .venv-latest/bin/python tools/test_latest.py
+    .venv-latest/bin/python tools/test_latest.py --only 00 04  # these notebooks, then the unit tests
+    .venv-latest/bin/python tools/test_latest.py --dry-run     # check the kernel, read the sources only
 
 1. Executes every notebook from its jupytext source, top to bottom, in a fresh kernel of
    this interpreter, in notebooks/. Errors only: outputs are not compared, nothing is written.
@@ -64,10 +66,24 @@ def failing_cell(nb: nbformat.NotebookNode) -> str:
     return "no cell (the kernel failed)"
 
 
-def run_notebooks() -> list[str]:
+def sources(only: list[str] = ()) -> list[Path]:
+    """The notebooks' jupytext sources, only those numbered `only` when given; SystemExit on a
+    number that names no notebook."""
+    found = sorted(SOURCES.glob("[0-9][0-9]_*.py"))
+    unknown = sorted(set(only) - {s.name[:2] for s in found})
+    if unknown:
+        raise SystemExit(f"no notebook {', '.join(unknown)} in {SOURCES.relative_to(ROOT)}/")
+    return [s for s in found if not only or s.name[:2] in only]
+
+
+def run_notebooks(only: list[str] = (), dry_run: bool = False) -> list[str]:
+    """Execute each source (or, on a dry run, only read it); the stems of those that failed."""
     failed = []
-    for source in sorted(SOURCES.glob("[0-9][0-9]_*.py")):
+    for source in sources(only):
         nb = jupytext.read(source)
+        if dry_run:
+            print(f"{source.stem:26s} would run its {len(nb.cells)} cells", flush=True)
+            continue
         start = time.perf_counter()
         try:
             execute(nb, NOTEBOOKS)
@@ -80,14 +96,29 @@ def run_notebooks() -> list[str]:
     return failed
 
 
-if __name__ == "__main__":
+def parse(argv: list[str]) -> tuple[list[str], bool]:
+    """(the notebook numbers after --only, --dry-run); SystemExit on anything else."""
+    args = [a for a in argv if a != "--dry-run"]
+    only = args[args.index("--only") + 1 :] if "--only" in args else []
+    rest = args[: args.index("--only")] if "--only" in args else args
+    if rest or ("--only" in args and not only):
+        raise SystemExit(__doc__)
+    return only, "--dry-run" in argv
+
+
+def main(argv: list[str]) -> int:
+    only, dry_run = parse(argv)
+    sources(only)  # an unknown notebook stops it before a kernel starts
     start = time.perf_counter()
     print(f"python {sys.version.split()[0]}: {sys.executable}")
     kernel = kernel_python()
     print(f"kernel python3 runs in {kernel}")
     if kernel != sys.prefix:
         sys.exit(f"the python3 kernel runs in {kernel}, not in {sys.prefix}")
-    failed = run_notebooks()
+    failed = run_notebooks(only, dry_run)
+    if dry_run:
+        print("would run: " + " ".join(PYTEST[1:]))
+        return 0
     tests = subprocess.run(PYTEST, cwd=ROOT).returncode
     if tests:
         failed.append("unit tests")
@@ -95,4 +126,8 @@ if __name__ == "__main__":
     print(
         f"{'FAILED: ' + ', '.join(failed) if failed else 'all passed'} in {time.perf_counter() - start:.0f} s"
     )
-    sys.exit(1 if failed else 0)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
