@@ -134,8 +134,11 @@ def test_make_slides_writes_every_translated_deck(lang, path, tmp_path, no_vendo
     assert deck.name == f"{path.stem}.{lang}.slides.html"
     html = deck.read_text(encoding="utf-8")
     _offline_deck(html, deck.name)
-    if lang == "fa":
-        assert 'dir="rtl"' in html, f"{deck.name}: Persian prose not right to left"
+    if lang == "fa":  # every cell of prose right to left (rtl.css, in every deck, aligns it right)
+        rtl = html.count('<div dir="rtl" lang="fa">')
+        assert rtl == len(translated.cells), (
+            f"{deck.name}: {rtl} of {len(translated.cells)} cells right to left"
+        )
 
 
 def test_the_command_refuses_a_language_or_notebook_it_does_not_have():
