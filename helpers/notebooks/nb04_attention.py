@@ -1,7 +1,6 @@
 """Notebook 04: its figures, widgets, constants and exercises."""
 
 import functools
-import itertools
 import math
 
 import torch
@@ -10,13 +9,14 @@ from torch import nn
 from ..attention import causal_mask, entropy, padding_mask
 from ..checks import require_positive_int
 from ..course.exercises import register_exercise
-from ..course.style import COLORS, finite_or_marked, log_axis, new_figure
+from ..course.style import COLORS, finding, finite_or_marked, log_axis, new_figure
 from ..course.widgets import Explorer, choice, register
 from ..jacobians import output_jacobian_norms
 from ..measure import one_thread
 from ..multihead import MultiHeadSelfAttention, last_token_attention
 from ..seed import seeded
-from ..spectra import spectral_radius
+from ..spectra import largest_singular_value, spectral_radius
+from .nb05_multihead_positions import SENTENCE, TYPES, WORD_TYPES
 
 
 def identity_attention(d: int) -> nn.MultiheadAttention:
@@ -61,7 +61,8 @@ def _scaling_lines(d_k: int, S: int = 16) -> tuple[list[float], list[float], lis
     s = random_scores(d_k, 1, S)[0]  # (S,)
     raw, scaled = s.softmax(-1), (s / math.sqrt(d_k)).softmax(-1)
     labels = [f"softmax(q·k): H = {entropy(raw):.2f}", f"softmax(q·k / √d_k): H = {entropy(scaled):.2f}"]
-    title = f"One query, {S} keys, d_k = {d_k}; entropy H in nats (uniform: ln {S} = {math.log(S):.2f})"
+    title = f"One query, {S} keys, d_k = {d_k}; spread (std) of the {S} scores q·k: {s.std():.1f}\n"
+    title += f"entropy H in nats (uniform: ln {S} = {math.log(S):.2f})"
     return raw.tolist(), scaled.tolist(), labels, title
 
 
@@ -148,13 +149,11 @@ def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor
     return scores.softmax(dim=-1) @ v  # (..., L, d_v)
 
 
-_QKV_TRIALS = itertools.count()  # the trials alternate one batch dim (3-D) and two (4-D)
-
-
-def _qkv() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """q (..., L, d_k), k (..., S, d_k), v (..., S, d_v): one or two batch dims (in turn), every size
-    drawn and all different, so that a fixed d_k (sqrt(8)) or a fixed axis (transpose(1, 2)) fails."""
-    n_batch = 1 + next(_QKV_TRIALS) % 2
+def _qkv(trial: int = 0) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """q (..., L, d_k), k (..., S, d_k), v (..., S, d_v): one batch dim (3-D) in even trials, two (4-D) in
+    odd ones, every size drawn and all different, so that a fixed d_k (sqrt(8)) or a fixed axis
+    (transpose(1, 2)) fails."""
+    n_batch = 1 + trial % 2
     *batch, L, S, d_k, d_v = (2 + torch.randperm(10)[: n_batch + 4]).tolist()  # distinct sizes, 2..11
     return torch.randn(*batch, L, d_k), torch.randn(*batch, S, d_k), torch.randn(*batch, S, d_v)
 
@@ -167,12 +166,12 @@ register_exercise(
     "softmax over the keys (dim=-1), then multiply by v.",
 )
 register_exercise(
-    "score_variance",
-    reference=lambda: 64,
-    hint="q.k is a sum of d_k products q_i k_i, each with mean 0 and variance 1.",
-    worked="q.k = q_1 k_1 + ... + q_64 k_64: 64 independent terms.\n"
-    "Each has mean 0 and variance E[q_i^2] E[k_i^2] = 1 * 1 = 1.\n"
-    "Variances of independent terms add: Var(q.k) = d_k = 64.",
+    "score_spread",
+    reference=lambda: 16,
+    hint="the variance of q.k is d_k; the spread (standard deviation) is the square root of the variance.",
+    worked="q.k = q_1 k_1 + ... + q_256 k_256: 256 independent terms of variance 1.\n"
+    "Variances add: Var(q.k) = d_k = 256.\n"
+    "The spread is its square root: sqrt(256) = 16. After the division by sqrt(d_k) it would be 1.",
 )
 register_exercise(
     "uniform_entropy",
@@ -303,3 +302,112 @@ def plot_dilution(rows: dict[str, list]):
     )
     ax.legend(fontsize=8)
     return fig
+
+
+# ---- One query by hand: notebook 05's toy sentence, each word described by its type ----
+
+WANTS = {"determiner": "noun", "verb": "noun", "preposition": "noun", "noun": "verb"}  # type -> wanted type
+TOY_STRENGTH = 4.0  # the length of a toy query: how loudly a word asks
+
+
+def _type_vector(word_type: str) -> torch.Tensor:
+    """(4,) one-hot over TYPES (determiner, noun, verb, preposition)."""
+    return torch.eye(len(TYPES))[TYPES.index(word_type)]
+
+
+def toy_keys(words=SENTENCE) -> torch.Tensor:
+    """(len(words), 4): row j, the key of word j, is its type, one-hot over TYPES."""
+    for w in words:
+        if w not in WORD_TYPES:
+            raise ValueError(f"unknown word {w!r}; known: {', '.join(sorted(WORD_TYPES))}")
+    return torch.stack([_type_vector(WORD_TYPES[w]) for w in words])
+
+
+def toy_query(word: str, strength: float = TOY_STRENGTH) -> torch.Tensor:
+    """(4,): the query of `word`, `strength` times the one-hot of the type it asks for (WANTS)."""
+    if word not in WORD_TYPES:
+        raise ValueError(f"unknown word {word!r}; known: {', '.join(sorted(WORD_TYPES))}")
+    return strength * _type_vector(WANTS[WORD_TYPES[word]])
+
+
+def plot_word_attention(weights: torch.Tensor, words=SENTENCE):
+    """Heatmap of (L, S) attention weights, rows = queries, columns = keys, labelled with the words."""
+    L, S = weights.shape
+    fig, ax = new_figure(width=4.6, height=3.6)
+    image = ax.imshow(weights.detach().numpy(), vmin=0, vmax=1, cmap="viridis")
+    for i in range(L):
+        for j in range(S):  # the weight in each cell, dark text on light cells
+            w = weights[i, j].item()
+            colour = "black" if w > 0.5 else "white"
+            ax.text(j, i, f"{w:.2f}", ha="center", va="center", fontsize=8, color=colour)
+    ax.grid(False)
+    ax.set_xticks(range(S), list(words))
+    ax.set_yticks(range(L), [f"{w} ({i})" for i, w in enumerate(words)])
+    ax.set(xlabel="key: the word looked at", ylabel="query: the word looking", title="Where each word looks")
+    fig.colorbar(image, ax=ax, shrink=0.8, label="attention weight")
+    return finding(fig, f"{L} rows of weights, one per query word, each over the {S} words; rows sum to 1.")
+
+
+def _nouns_and_others(words=SENTENCE) -> tuple[int, int]:
+    nouns = sum(WORD_TYPES[w] == "noun" for w in words)
+    return nouns, len(words) - nouns
+
+
+def _strength_for_nouns(share: float = 0.9) -> float:
+    """The query strength c at which the nouns take `share` of "sat"'s weight (d_k = 4).
+
+    Noun scores are c / sqrt(4), the others 0: n e^{c/2} / (n e^{c/2} + m) = share."""
+    n, m = _nouns_and_others()
+    return math.sqrt(len(TYPES)) * math.log(share * m / ((1 - share) * n))
+
+
+register_exercise(
+    "query_strength",
+    reference=_strength_for_nouns,
+    hint="a noun's score is strength * 1 / sqrt(d_k) with d_k = 4, every other word's is 0; "
+    "write the two nouns' share of the softmax and set it to 0.9.",
+    worked="Nouns score c / sqrt(4) = c / 2; the 4 other words score 0.\n"
+    "Their share: 2 e^{c/2} / (2 e^{c/2} + 4) = 0.9, so 0.2 e^{c/2} = 3.6 and e^{c/2} = 18.\n"
+    "c = 2 ln 18 = 5.781 (with no sqrt(d_k) it would be ln 18).",
+)
+
+
+# ---- Corrections: why the distance figure's RNN decays; what the 1/N slows -------------
+
+
+def rnn_norms(d: int = 32, seed: int = 0) -> tuple[float, float]:
+    """(rho, sigma_max) of the W_hh of make_model("RNN", d, seed): spectral radius, largest singular value."""
+    W = make_module("RNN", d, seed).weight_hh_l0.detach()
+    return spectral_radius(W), largest_singular_value(W)
+
+
+def rnn_decay(N: int = 100, d: int = 32, seed: int = 0, input_scale: float = 1.0) -> dict[str, float]:
+    """The RNN's ||dy_N/dx_t|| per step of distance (geometric mean ratio from distance 1 to N - 1), and
+    the mean tanh slope 1 - h_t^2 along the way, for the inputs random_sequence(N, d) * input_scale."""
+    x = input_scale * random_sequence(N, d, seed)
+    g = output_jacobian_norms(make_model("RNN", d, seed), x)[:-1].flip(0)  # distance 1 .. N - 1
+    h, _ = make_module("RNN", d, seed)(x[None])  # (1, N, d)
+    return {"rate": (g[-1] / g[0]).item() ** (1 / (N - 2)), "slope": (1 - h.detach() ** 2).mean().item()}
+
+
+def score_gradient_dilution(Ns=(16, 64, 256, 1024, 4096), d: int = 32, seed: int = 0) -> list[float]:
+    """Attention at init: per N, the mean over t < N of ||dy_N / ds_t||, s (N,) the last query's scores.
+
+    The gradient that would move score s_t (where to attend): dy_N/ds_t = W_o a_t (v_t - sum_j a_j v_j)."""
+    attn = make_module("attention", d, seed)
+    W_o = attn.out_proj.weight.detach()  # (d, d)
+    out = []
+    for N in Ns:
+        with torch.no_grad():
+            q, k, v = attn.in_proj(random_sequence(N, d, seed)).split(d, dim=-1)  # each (N, d)
+            a = (k @ q[-1] / math.sqrt(d)).softmax(0)  # (N,): the last query's weights
+            grads = (a[:, None] * (v - a @ v)) @ W_o.T  # (N, d): row t is dy_N / ds_t
+        out.append(grads[:-1].norm(dim=1).mean().item())
+    return out
+
+
+def average_gradient_norm(d: int = 32, seed: int = 0) -> float:
+    """||W_o W_v||_F: N times ||dy_N/dx_t|| if every weight were exactly 1/N (y_N a plain average)."""
+    attn = make_module("attention", d, seed)
+    W_v = attn.in_proj.weight.detach()[2 * d :]  # rows [W_q; W_k; W_v]
+    return torch.linalg.matrix_norm(attn.out_proj.weight.detach() @ W_v).item()

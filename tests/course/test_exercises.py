@@ -165,7 +165,13 @@ WRONG = {  # exercise -> {what the mistake is: a plausible wrong answer}
             (q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5).softmax(-2) @ v
         ),
     },
-    "score_variance": {"sqrt(d_k)": 8, "one term": 1, "d_k squared": 4096, "off by one": 63},
+    "score_spread": {"the variance": 256, "after scaling": 1, "sqrt of 64": 8, "sqrt of the 16 keys": 4},
+    "query_strength": {
+        "no sqrt(d_k)": math.log(18),
+        "one noun takes 90%": 2 * math.log(36),
+        "the strength above": 4,
+        "log10": 2 * math.log10(18),
+    },
     "uniform_entropy": {"log2": math.log2(50), "log10": math.log10(50), "1/S": 1 / 50, "ln 49": math.log(49)},
     "split_heads": {
         "interleaved heads": lambda x, nh: x.view(*x.shape[:2], -1, nh).permute(0, 3, 1, 2),

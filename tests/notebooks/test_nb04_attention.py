@@ -123,8 +123,60 @@ def test_attention_checker_refuses_a_fixed_d_k_or_a_fixed_axis():
 
 
 def test_attention_inputs_vary_d_k_and_the_number_of_batch_dims():
-    draws = [EXERCISES["attention"].make_inputs() for _ in range(6)]
-    assert {q.dim() for q, _, _ in draws} == {3, 4}
+    draws = [EXERCISES["attention"].make_inputs(trial) for trial in range(6)]
+    assert [q.dim() for q, _, _ in draws] == [3, 4] * 3  # by the trial's number, whatever ran before
     assert len({q.shape[-1] for q, _, _ in draws}) > 1
     for q, k, v in draws:
         assert q.shape[-1] == k.shape[-1] and k.shape[-2] == v.shape[-2] and q.shape[:-2] == k.shape[:-2]
+
+
+def test_the_toy_query_of_sat_asks_for_a_noun_and_the_keys_are_word_types():
+    K, q = nb04.toy_keys(), nb04.toy_query("sat")
+    assert K.shape == (6, 4) and (K.sum(1) == 1).all()
+    weights = (K @ q / 2).softmax(0)  # d_k = 4
+    nouns = [j for j, w in enumerate(nb04.SENTENCE) if w in ("cat", "mat")]
+    assert set(weights.topk(2).indices.tolist()) == set(nouns)
+    with pytest.raises(ValueError, match="dog"):
+        nb04.toy_query("dog")
+    with pytest.raises(ValueError, match="dog"):
+        nb04.toy_keys(["the", "dog"])
+
+
+def test_the_query_strength_answer_gives_the_nouns_ninety_percent():
+    strength = EXERCISES["query_strength"].reference()
+    weights = (nb04.toy_keys() @ nb04.toy_query("sat", strength) / 2).softmax(0)
+    assert weights[[1, 5]].sum().item() == pytest.approx(0.9)
+
+
+def test_the_word_heatmap_is_labelled_with_the_words():
+    fig = nb04.plot_word_attention(torch.full((6, 6), 1 / 6))
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(nb04.SENTENCE)
+    assert len(ax.texts) == 36
+
+
+def test_score_gradients_match_autograd():
+    d, N = 8, 12
+    attn = nb04.make_module("attention", d)
+    x = nb04.random_sequence(N, d)
+    q, k, v = attn.in_proj(x).detach().split(d, dim=-1)
+    s = (k @ q[-1] / math.sqrt(d)).requires_grad_()
+    J = torch.autograd.functional.jacobian(lambda s: attn.out_proj(s.softmax(0) @ v), s)  # (d, N)
+    want = J.T.norm(dim=1)[:-1].mean().item()
+    assert nb04.score_gradient_dilution(Ns=(N,), d=d)[0] == pytest.approx(want)
+
+
+def test_the_rnn_decays_with_sigma_max_above_one_faster_than_rho():
+    rho, sigma_max = nb04.rnn_norms(d=32)
+    assert sigma_max > 1 > rho  # notebook 02's sufficient condition does not hold
+    saturated, linear = nb04.rnn_decay(input_scale=1.0), nb04.rnn_decay(input_scale=0.01)
+    assert saturated["rate"] < linear["rate"] < rho * 1.05
+    assert linear["rate"] > 0.9 * rho and saturated["slope"] < linear["slope"]
+
+
+def test_diffuse_attention_is_close_to_a_plain_average():
+    rows = nb04.attention_dilution(Ns=(64, 1024), d=32)
+    for N, mean in zip(rows["N"], rows["mean"]):
+        assert N * mean == pytest.approx(nb04.average_gradient_norm(d=32), rel=0.2)
+    scores = nb04.score_gradient_dilution(Ns=(64, 1024), d=32)
+    assert 8 < scores[0] / scores[1] < 32  # 1024 / 64 = 16: the gradient to one score falls like 1/N

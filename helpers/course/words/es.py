@@ -38,7 +38,13 @@ HINTS = {
         "las puntuaciones son q @ k.transpose(-2, -1), divididas por sqrt(d_k) = sqrt(q.shape[-1]); softmax "
         "sobre las claves (dim=-1), y después multiplica por v."
     ),
-    "score_variance": ("q.k es una suma de d_k productos q_i k_i, cada uno con media 0 y varianza 1."),
+    "score_spread": (
+        "la varianza de q.k es d_k; la dispersión (desviación típica) es la raíz cuadrada de la varianza."
+    ),
+    "query_strength": (
+        "la puntuación de un sustantivo es fuerza * 1 / sqrt(d_k) con d_k = 4, la de cualquier otra palabra "
+        "es 0; escribe la parte de la softmax que se llevan los dos sustantivos e iguálala a 0.9."
+    ),
     "uniform_entropy": (
         "los pesos uniformes valen 1/S cada uno; -sum (1/S) ln(1/S) = ln S (logaritmo natural)."
     ),

@@ -36,7 +36,13 @@ HINTS = {
         "i punteggi sono q @ k.transpose(-2, -1), divisi per sqrt(d_k) = sqrt(q.shape[-1]); softmax sulle "
         "chiavi (dim=-1), poi moltiplica per v."
     ),
-    "score_variance": "q.k è una somma di d_k prodotti q_i k_i, ciascuno con media 0 e varianza 1.",
+    "score_spread": (
+        "la varianza di q.k è d_k; la dispersione (deviazione standard) è la radice quadrata della varianza."
+    ),
+    "query_strength": (
+        "il punteggio di un nome è forza * 1 / sqrt(d_k) con d_k = 4, quello di ogni "
+        "altra parola è 0; scrivi la quota della softmax che va ai due nomi e ponila uguale a 0.9."
+    ),
     "uniform_entropy": (
         "i pesi uniformi valgono 1/S ciascuno; -sum (1/S) ln(1/S) = ln S (logaritmo naturale)."
     ),
