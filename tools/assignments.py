@@ -8,11 +8,12 @@ this process, through nbgrader's Python API):
 
 * source/NN_name/NN_name.ipynb: the built notebook, its exercises turned into graded cells.
   The cell that defines the learner's answer (a stub that raises NotImplementedError, or
-  `answer = None`) becomes an *autograded answer*: the reference solution between
-  `### BEGIN SOLUTION` and `### END SOLUTION`. The `helpers.check(...)` line after it
-  becomes an *autograder test* cell worth POINTS (2 for a function, 1 for a number): it
-  prints the learner's verdict, asserts `passes(...)` on the exercise's own draws, and, in
-  a hidden block the students never see, on HIDDEN_TRIALS more draws under another seed.
+  `answer = None`, a comment after either allowed) becomes an *autograded answer*: the
+  reference solution between `### BEGIN SOLUTION` and `### END SOLUTION`. The
+  `helpers.check(...)` line after it becomes an *autograder test* cell worth POINTS (2 for a
+  function, 1 for a number): it prints the learner's verdict, asserts `passes(...)` on the
+  exercise's own draws, and, in a hidden block the students never see, on HIDDEN_TRIALS more
+  draws under another seed.
 * release/NN_name/NN_name.ipynb: what students get, written by nbgrader: no solution.
 
 The tests are the same references `helpers.check` uses (helpers.course.exercises). The
@@ -166,7 +167,7 @@ def _answer_cell(cells: list, at: int, variable: str) -> tuple[int, str] | None:
     for i in (at, at - 1):
         source = cells[i].source.split("helpers.check(")[0] if i == at else cells[i].source
         if re.search(rf"^def {variable}\((.|\n)*?raise NotImplementedError", source, re.M) or re.search(
-            rf"^{variable} = None\s*$", source, re.M
+            rf"^{variable} = None\s*(#.*)?$", source, re.M
         ):
             return i, source
     return None
