@@ -18,14 +18,17 @@ NOTEBOOKS = [  # (file stem, title, claims tested)
 
 
 class Claim(NamedTuple):
-    """One claim of the article: what it says, the verdict, and what the verdict rests on."""
+    """One claim of the article: what it says, the verdict, and what the verdict rests on; `short`
+    and `short_verdict` say the same in a few words, for 00's ledger and the README's table."""
 
     id: str
     said: str  # what the article says
-    verdict: str  # the honest verdict, in one line
+    verdict: str  # the honest verdict, in full
     where: list[str]  # the notebooks that test it
     measured: str  # what the course measures itself, and where
     literature: str  # what the verdict takes from published work, not measured here ("" if nothing)
+    short: str  # the claim in a few words
+    short_verdict: str  # the verdict in one line
 
 
 CLAIMS = [
@@ -46,17 +49,25 @@ CLAIMS = [
         "Martin & Cundy 2018); which model computes it how: Gu et al. "
         "2022 (S4), Peng et al. 2023 (RWKV), Gu & Dao 2023 (Mamba), Dao & Gu 2024 (Mamba-2), "
         "Feng et al. 2024 (minGRU)",
+        short="an RNN cannot run in parallel across time",
+        short_verdict="true for the tanh RNN; a linear, element-wise one runs as a parallel scan",
     ),
     Claim(
         "C2",
         "BPTT gradients vanish if the largest eigenvalue of W_hh < 1, explode if > 1",
-        "the mechanism is right, the condition imprecise: it is on the largest singular value and "
-        "tanh' (Pascanu et al. 2013); the eigenvalue sets only the asymptotic rate of a linear "
-        "RNN, and with unit-size inputs tanh saturation makes even an eigenvalue of 1.1 vanish",
+        "the mechanism is right, the condition imprecise: the largest singular value times the bound "
+        "on tanh' below 1 is a sufficient condition for vanishing (Pascanu et al. 2013), and above 1 "
+        "is necessary, not sufficient, for exploding; the exact long-run rate is the spectral radius "
+        "rho for a linear RNN and the largest Lyapunov exponent for a tanh RNN, where, with unit-size "
+        "inputs, tanh saturation makes even an eigenvalue of 1.1 vanish",
         ["02"],
         "gradient norms against the spectral radius, orthogonal and Gaussian W_hh, the "
-        "non-normal hump, tanh saturation, checked against autograd (02)",
-        "the bound on sigma_max: Pascanu, Mikolov & Bengio 2013 (checked numerically in 02)",
+        "non-normal hump, tanh saturation and the tanh RNN's long-run rate, checked against "
+        "autograd (02)",
+        "the sufficient condition on the largest singular value: Pascanu, Mikolov & Bengio 2013",
+        short="eigenvalue < 1 vanishes, > 1 explodes",
+        short_verdict="mechanism right; a largest singular value below 1 guarantees vanishing, and the "
+        "eigenvalue sets only a linear RNN's rate",
     ),
     Claim(
         "C3",
@@ -72,6 +83,8 @@ CLAIMS = [
         "'a few hundred tokens': Khandelwal et al. 2018 (LSTM language models use about 200 "
         "tokens of context); 1000-step lags learned with long training: Hochreiter & "
         "Schmidhuber 1997",
+        short="LSTMs let gradients flow, yet still forget",
+        short_verdict="mostly right: the cell path helps only while the forget gate stays open",
     ),
     Claim(
         "C4",
@@ -80,17 +93,25 @@ CLAIMS = [
         ["04"],
         "one matmul gives all N x N scores; causal outputs one position at a time equal all at once (04)",
         "",
+        short="every token sees every other, all at once",
+        short_verdict="true in training; generation is still one token per step",
     ),
     Claim(
         "C5",
         "O(1) path length eliminates vanishing gradients; millions of tokens easily",
-        "wrong as stated: a path of length 1 does help recall (with positions), but diffuse "
-        "attention dilutes the gradient ~1/N, and cost is O(N^2)",
+        "right about distance, wrong about scale: with positions, the path of length 1 gives a "
+        "gradient that does not decay with distance, and it helps recall; but the cost is O(N^2) and "
+        "long contexts fail in practice. The ~1/N of diffuse attention is the derivative of an "
+        "average: it slows the learning of where to attend, and is not a vanishing gradient in the "
+        "sense of Bengio et al. 1994 or Pascanu et al. 2013",
         ["04", "07", "08"],
-        "gradient against distance and its 1/N dilution up to N = 4096 (04); recall at "
+        "gradient against distance and its 1/N share up to N = 4096 (04); recall at "
         "T = 100 (07); O(N^2 d) FLOPs and an O(N d) cache, counted (08)",
         "long contexts fail in practice: Liu et al. 2024 (lost in the middle), Hsieh et al. "
         "2024 (RULER); nothing here runs millions of tokens",
+        short="an O(1) path ends vanishing gradients, for millions of tokens",
+        short_verdict="right about distance: no decay; wrong about scale: O(N^2) cost, documented "
+        "long-context failures",
     ),
     Claim(
         "C6",
@@ -103,19 +124,29 @@ CLAIMS = [
         "positions, bounded by the order-blind ceiling, near it at T = 10 and 30 (07)",
         "language models without positional encoding still learn positions, which the authors "
         "attribute to the causal mask: Haviv et al. 2022",
+        short="attention needs positions: it has no order",
+        short_verdict="true without a causal mask; a causal mask alone breaks the symmetry",
     ),
     Claim(
         "C7",
         "the timing snippet shows attention beating the RNN loop",
-        "not on a CPU at batch 32: the snippet times once, cold, and attention does N/d + 2 times "
-        "the work; on a GPU it beats the Python loop, but at batch 32, d = 128, fp32 it loses the "
-        "forward pass and forward + backward to cuDNN's nn.RNN (one of two runs of the article's call "
-        "came out ahead at N = 512): parallel hardware is not sufficient",
+        "the article implies it, but the snippet prints no numbers. Not on one CPU thread at batch "
+        "32 (every CPU timing in 06 runs at THREADS = 1): the snippet times once, cold, and "
+        "attention does N/d + 2 times the tanh RNN's work. On an H200 GPU, at B = 32, N = 512, "
+        "d = 128, fp32, attention (0.37-0.45 ms forward, 1.57-1.94 ms forward + backward) beats "
+        "cuDNN's nn.LSTM, the model it replaced (1.22 ms and 2.79 ms), in every run, while doing "
+        "about 1.5 times its FLOPs; it loses only to cuDNN's tanh nn.RNN, which does about a sixth "
+        "of attention's FLOPs (and the article's call beat even that in one of its two runs, "
+        "forward + backward)",
         ["06"],
-        "CPU timings on the machine that runs 06, FLOPs counted; GPU timings from sweeps on an "
-        "H200 with 06's helpers, each model timed separately, and a run of notebook 06 there "
-        "that shows the run-to-run spread; shipped with their provenance (helpers/data/gpu)",
+        "CPU timings on one thread on the machine that runs 06, FLOPs counted; GPU timings from "
+        "sweeps on an H200 with 06's helpers, nn.LSTM among the models, each model timed "
+        "separately, and a run of notebook 06 there that shows the run-to-run spread; shipped "
+        "with their provenance (helpers/data/gpu)",
         "",
+        short="the timing snippet shows attention winning",
+        short_verdict="not on one CPU thread; on the GPU attention beats the LSTM it replaced, and "
+        "loses to the far cheaper tanh RNN",
     ),
     Claim(
         "C8",
@@ -127,6 +158,8 @@ CLAIMS = [
         "the cost of generating one token, all counted (06, 08)",
         "the table: Vaswani et al. 2017, Table 1; recurrent models trained at scale: "
         "Peng et al. 2023 (RWKV), Gu & Dao 2023 (Mamba)",
+        short="the complexity table",
+        short_verdict="right but incomplete: generation cost and state memory are missing",
     ),
 ]
 
@@ -151,6 +184,38 @@ def claims_ledger() -> Table:
     return Table(
         ["", "the article says", "honest verdict", "measured here", "from the literature", "where"], rows
     )
+
+
+def short_ledger() -> Table:
+    """The ledger in eight lines, for 00: each claim in a few words, its verdict in one line, the
+    notebooks that test it (the full ledger, with what each verdict rests on, is claims_ledger)."""
+    rows = [[c.id, c.short, c.short_verdict, ", ".join(link(n) for n in c.where)] for c in CLAIMS]
+    return Table(["", "the article says", "verdict", "where"], rows)
+
+
+def claims(tested: str) -> list[Claim]:
+    """The claims a course-map entry names: "C4, C5", a range "C1-C8", or "" (none)."""
+    ids = []
+    for part in filter(None, (p.strip() for p in tested.split(","))):
+        first, _, last = part.partition("-")
+        ids += [f"C{i}" for i in range(int(first[1:]), int((last or first)[1:]) + 1)]
+    return [c for c in CLAIMS if c.id in ids]
+
+
+def readme_verdicts() -> dict[str, str]:
+    """The README's course table, its column "article's claim tested: verdict", by notebook stem:
+    each claim the notebook tests, in a few words, then its verdict in italics (08: the ledger)."""
+    column = {}
+    for stem, _, tested in NOTEBOOKS:
+        if stem.startswith("08"):
+            column[stem] = f"{tested}: the ledger, every verdict with what it rests on"
+        else:
+            verdicts = [
+                f"{c.id}: {c.short}. *{c.short_verdict[0].upper()}{c.short_verdict[1:]}*."
+                for c in claims(tested)
+            ]
+            column[stem] = " ".join(verdicts)
+    return column
 
 
 def course_map() -> Table:

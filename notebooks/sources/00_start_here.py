@@ -18,15 +18,19 @@
 #
 # [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/00_start_here.ipynb)
 #
-# In 2017 *Attention Is All You Need* (Vaswani et al. 2017) replaced recurrence with
-# self-attention, and within a few years RNNs and LSTMs had all but vanished from
-# large models. A short article, published in Italian, Russian, Persian and Spanish,
-# explains why in five steps. This course teaches that argument **and tests every
-# claim in it** with an experiment you can run and poke at. Where the article is
-# right, you will see it; where it is wrong or too simple, you will see that too.
+# **Why did attention replace recurrence?** In 2017 *Attention Is All You Need* (Vaswani et
+# al. 2017) replaced recurrence with self-attention. Within a few years RNNs and LSTMs had
+# all but vanished from large models.
 #
-# **You will learn** what the course covers, how to use its widgets and exercises,
-# and whether your machine is ready.
+# A short article, in Italian, Russian, Persian and Spanish, explains why in five steps.
+# This course teaches that argument **and tests every claim in it** with an experiment you
+# can run. Where the article is right, you will see it; where it is wrong, you will see that too.
+#
+# **You will learn**
+#
+# * the article's argument, and the verdict on each of its eight claims;
+# * why Transformers won all the same;
+# * how to run a notebook, move a widget and check an exercise.
 
 # %% tags=["setup"]
 # Setup: on Colab, install the course helpers; anywhere else this cell does nothing.
@@ -48,36 +52,54 @@ generator = helpers.set_seed(0)
 # %% [markdown]
 # ## The article's argument on one page
 #
+# **The article makes its case in five steps, and each step is a claim we can test.**
+#
 # 1. **The sequential bottleneck.** An RNN updates its hidden state with
 #    $h_t = \tanh(W_{hh} h_{t-1} + W_{xh} x_t + b)$. Since $h_t$ needs $h_{t-1}$,
-#    the 100th state needs the 99 before it, so the work cannot be spread across time.
+#    the 100th state needs the 99 before it. The work cannot be spread across time.
 # 2. **Vanishing and exploding gradients.** Backpropagation through time multiplies
 #    the Jacobians $\partial h_k / \partial h_{k-1}$. If the largest eigenvalue of
 #    $W_{hh}$ is below 1 the gradient shrinks exponentially; above 1 it explodes.
 # 3. **LSTMs help but still forget.** The gated cell state lets gradients flow
 #    further, yet in practice an LSTM forgets beyond a few hundred tokens.
-# 4. **Attention fixes it.** Self-attention, $\mathrm{softmax}(QK^\top/\sqrt{d_k})V$
-#    (queries $Q$, keys $K$ and values $V$ are three projections of the tokens, $d_k$
-#    the size of a key; notebook 04 builds it), lets every token look at every other
-#    at once: no sequential dependency, a path of length $O(1)$ between any two
-#    tokens, and positional encodings to restore word order.
+# 4. **Attention fixes it.** Self-attention, $\mathrm{softmax}(QK^\top/\sqrt{d_k})V$,
+#    lets every token look at every other at once; notebook 04 builds it. No step waits for
+#    another, a path of length $O(1)$ joins any two tokens, and positional encodings restore
+#    word order.
 # 5. **The evidence.** A PyTorch snippet times an `RNNCell` loop against
-#    `nn.MultiheadAttention`, and a table compares their complexity.
+#    `nn.MultiheadAttention`, and a table compares their complexity. The article implies
+#    that attention wins the race; the snippet prints no numbers.
+
+# %% [markdown]
+# ## Eight claims, eight verdicts
 #
-# Each step is a *claim* we can test. The ledger below says what each notebook
-# found; the links open the notebook that tests the claim. Each verdict says what it
-# rests on: *measured here* is what the course computes itself; *from the literature*
-# is what it takes from published work instead, cited (C3's "a few hundred tokens",
-# for one, was measured on language models far larger than anything trained here). Do
-# not worry if words in the verdict column (singular value, scan,
-# permutation-equivariant...) are new: each is explained in the notebook that reaches
-# that verdict.
+# **Each claim gets a one-line verdict; the link opens the notebook whose experiment reaches it.**
 
 # %%
-ledger.claims_ledger()
+ledger.short_ledger()
+
+# %% [markdown]
+# The full ledger, in [08](08_verdict.ipynb), adds what each verdict rests on: *measured here*,
+# or *from the literature*, cited. New words, such as *singular value*, are explained where
+# they appear.
+
+# %% [markdown]
+# ## Why Transformers won all the same
+#
+# **Attention turns training into a few large matrix products, and that is the work modern
+# hardware does best.** The caveats are real: the cost grows with the square of the length,
+# long contexts still fail, and generation is still one token at a time. But in training
+# every token is known in advance. Attention handles them all at once, in big products that
+# keep a GPU busy, while an RNN must finish each step before the next. On a GPU, at the
+# article's sizes, this already beats the LSTM that attention replaced (C7). So the same
+# hardware and hours train a larger model on more text.
+# And any two tokens are one step apart: a long-range link need not survive hundreds of
+# steps. Recurrence came back later, where a fixed cost per generated token matters (08).
 
 # %% [markdown]
 # ## The course map
+#
+# **Nine notebooks, in order; each tests one or two claims.**
 
 # %%
 ledger.course_map()
@@ -85,35 +107,34 @@ ledger.course_map()
 # %% [markdown]
 # ## How the notebooks work
 #
-# * **Read first, run later.** Every notebook is committed with its outputs, so
-#   each figure is there before you run anything.
-# * **Every number has a source you can see.** A number in a notebook's prose is a
-#   setting in a code cell of that notebook above it (or in the code cell just below
-#   the sentence that states it), a result that a cell of that
-#   notebook prints (or draws in a figure or table) above it, or a published result,
-#   cited with its authors and year. Timings and training results depend on the
-#   machine: the prose quotes the committed run and says so, and the cell asserts only
-#   what holds on any machine. A number that is none of these is a bug: please report it.
-# * **Widgets.** Below each important figure a widget lets you change one thing
-#   (sequence length, eigenvalue, head count...) and redraw. Drag a slider and
-#   release it, click it and use the arrow keys, or type a value in the labelled box
-#   beside it (the box is what a screen reader announces). If nothing moves, run the
-#   notebook first (*Run → Run All Cells*): widgets need a live kernel.
-# * **Exercises.** Each notebook ends with exercises. You write a function or a
-#   number, `helpers.check(...)` tells you at once whether it is right, and if not,
-#   what is wrong (shape, dtype, values). `helpers.solution(...)` shows the answer,
-#   only when you ask.
-# * **Everything is local.** Data is synthetic and made in the notebook; nothing is
-#   downloaded. A laptop CPU is enough; a GPU is used when there is one.
-# * **Notation.** $h_t$ is the hidden state after token $t$, $W_{xh}$ and $W_{hh}$ the
-#   input and recurrent weights, $d$ (or $d_h$) the hidden width. $N$ is the length of a
-#   sequence, as in the article; notebooks 02 and 07, which follow a gradient or a
-#   memory back through time, write $T$ for the number of steps back, and notebook 03
-#   writes $T$ for the length of the sequence it follows ($x_1$ is $T-1$ steps before
-#   $h_T$). $\rho$ is a matrix's spectral radius and $\sigma_{\max}$ its largest singular
-#   value (notebook 02); $d_k$ is the size of a key (notebook 04).
+# * **Read first, run later.** Every notebook is saved with its figures and outputs.
+# * **Every number has a source.** A number in the prose is a setting in a code cell, a
+#   result printed or drawn above it, or a published result, cited. Timings vary by machine,
+#   so cells assert only what holds anywhere. Any other number is a bug: please report it.
+# * **Widgets** need a live kernel: run the notebook first (*Run → Run All Cells*). Drag a
+#   slider, use the arrow keys, or type a value in the labelled box beside it.
+# * **Exercises.** `helpers.check(...)` tells you at once whether your answer is right, and if
+#   not, what is wrong. `helpers.solution(...)` shows the answer, only when you ask.
+# * **Everything is local.** Nothing is downloaded; a laptop CPU is enough.
+# * **Notation.** $h_t$ is the hidden state after token $t$; $W_{xh}$ and $W_{hh}$ are the
+#   input and recurrent weights; $d$ is the width; $N$ is the length of a sequence. $T$ counts
+#   the steps a gradient or a memory travels back (02, 03, 07). $\rho$ is a matrix's spectral
+#   radius, $\sigma_{\max}$ its largest singular value (02), $d_k$ the size of a key (04).
+
+# %% [markdown]
+# ## How to run it
 #
-# ## Is your machine ready?
+# **Three ways: on your machine, on Colab, or on Binder.**
+#
+# * **On your machine:** `make lab` creates a virtual environment, installs the
+#   tested versions and opens this notebook in JupyterLab; `make test` runs every
+#   test. Only Python 3.10 or newer (tested on 3.11), `make` and `git` are needed.
+# * **Colab:** open any notebook with its *Open in Colab* badge; its first cell
+#   installs the course helpers there, and does nothing anywhere else.
+# * **Binder:** the *launch binder* badge in the README builds the environment from
+#   `environment.yml` and opens JupyterLab.
+#
+# Is your machine ready? The next cell says.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -125,56 +146,42 @@ print(f"    device: {environment.device().type}")
 assert int(installed["torch"].split(".")[0]) >= 2, "the course needs PyTorch 2 or newer"
 
 # %% [markdown]
-# The course was tested with the exact versions in `requirements.txt`; newer
-# versions will very likely work too. `device: cpu` is fine: every notebook runs on a
-# laptop CPU. `device: cuda` means PyTorch found a GPU, and the notebook that
-# measures speed (06) will also time it there.
+# The course was tested with the versions in `requirements.txt`; newer ones will very likely
+# work too. `device: cpu` is fine. With `device: cuda`, notebook 06 also times the GPU.
 #
 # ## Try a widget
 #
-# A softmax turns scores into probabilities; dividing the scores by a
-# *temperature* first makes the distribution sharper (below 1) or flatter (above
-# 1). You will meet this again in notebook 04, where $\sqrt{d_k}$ plays the role
-# of a temperature. Here is the figure at temperature 1:
+# **A temperature makes a softmax sharper or flatter.** A softmax turns scores into
+# probabilities. Dividing the scores by a *temperature* first makes the distribution sharper
+# (below 1) or flatter (above 1). In notebook 04, $\sqrt{d_k}$ plays the role of a
+# temperature. Here is the figure at temperature 1:
 
 # %%
 nb.plot_softmax(temperature=1.0)
 
 # %% [markdown]
-# Now move the **temperature** slider. If the bars change, widgets work on your
-# machine.
+# Now move the **temperature** slider. If the bars change, widgets work on your machine.
 
 # %%
 nb.explore_softmax()
 
 # %% [markdown]
-# ## Where to run it
+# ## Exercise: predict, then check
 #
-# * **On your machine:** `make lab` creates a virtual environment, installs the
-#   tested versions and opens this notebook in JupyterLab; `make test` runs every
-#   test. Only Python 3.10 or newer (tested on 3.11), `make` and `git` are needed.
-# * **Colab:** open any notebook with its *Open in Colab* badge; its first cell
-#   installs the course helpers there (and does nothing anywhere else).
-# * **Binder:** the *launch binder* badge in the README builds the environment from
-#   `environment.yml` and opens JupyterLab.
-#
-# ## A first exercise
-#
-# Softmax at temperature $\tau$ is $p_i = e^{s_i/\tau} / \sum_j e^{s_j/\tau}$. As
-# $\tau \to 0$, what probability does the softmax give the largest score, when only one
-# score is the largest (as 2 is among the widget's five scores)? Replace `None` with your
-# answer and run the cell.
+# **Predict first.** Softmax at temperature $\tau$ is $p_i = e^{s_i/\tau} / \sum_j e^{s_j/\tau}$.
+# As $\tau \to 0$, what probability does the softmax give the largest score, when only one
+# score is the largest (as 2 is among the widget's five)? Write your prediction, then slide
+# the temperature down to check it. Replace `None` with your answer and run the cell.
 
 # %%
 answer = None
 helpers.check("softmax_cold_limit", answer)
 
 # %% [markdown]
-# **And when scores tie?** Write `cold_softmax(scores)`: the limit of
+# **A harder second part: when scores tie.** Write `cold_softmax(scores)`: the limit of
 # $\mathrm{softmax}(s/\tau)$ as $\tau \to 0$, over the last dimension of a tensor of
-# scores. Some rows the check feeds it have a unique maximum, others several scores
-# tied for the largest, and in some the scores differ by very little, so that a softmax
-# at a small temperature, whose output still differs from the limit, is refused.
+# scores. Some rows the check feeds it tie for the largest score. Some differ by so little
+# that a softmax at a small temperature is still far from the limit, and is refused.
 # Replace `raise NotImplementedError` with your code.
 
 

@@ -59,3 +59,117 @@ def test_every_citation_in_the_ledger_is_in_the_further_reading_of_08():
     for surname, year in cited:
         found = any(ref.startswith(f"{surname},") and f"({year})" in ref for ref in references)
         assert found, f"{surname} {year} is cited in the ledger, not in 08's further reading"
+
+
+def test_the_short_ledger_has_every_claim_in_one_line_with_links():
+    """00 shows eight rows: the claim in a few words, the verdict in one line, the links."""
+    short = ledger.short_ledger()
+    assert short.rows[0] == ["", "the article says", "verdict", "where"]
+    assert [row[0] for row in short.rows[1:]] == [f"C{i}" for i in range(1, 9)]
+    for claim, row in zip(ledger.CLAIMS, short.rows[1:]):
+        assert row[1:3] == [claim.short, claim.short_verdict]
+        assert len(claim.short) <= 65 and len(claim.short_verdict) <= 120, claim.id
+    for target in re.findall(r"\]\(([^)]+)\)", repr(short)):
+        assert (NOTEBOOK_DIR / target).exists(), target
+
+
+def test_the_readme_column_names_each_claim_of_each_notebook_once():
+    column = ledger.readme_verdicts()
+    assert list(column) == [stem for stem, _, _ in ledger.NOTEBOOKS] and column["00_start_here"] == ""
+    assert column["04_attention"].startswith("C4: every token sees every other, all at once. *True in")
+    assert " C5: " in column["04_attention"] and column["08_verdict"].startswith("C1-C8: the ledger")
+    assert [c.id for c in ledger.claims("C1-C8")] == [f"C{i}" for i in range(1, 9)]
+    assert [c.id for c in ledger.claims("C3, C5, C6")] == ["C3", "C5", "C6"] and ledger.claims("") == []
+    for claim in ledger.CLAIMS:  # every claim is in the column of each notebook before 08 that tests it
+        for n in claim.where:
+            if n != "08":
+                assert f"{claim.id}: {claim.short}. *" in column[ledger.stem(n)], (claim.id, n)
+
+
+def claim(claim_id: str) -> ledger.Claim:
+    return next(c for c in ledger.CLAIMS if c.id == claim_id)
+
+
+def test_c2_says_the_singular_value_condition_is_sufficient_and_rests_on_no_bound_check():
+    """sigma_max < 1 guarantees vanishing; > 1 is necessary, not sufficient, for exploding; the rate
+    is rho (linear) or a Lyapunov exponent (tanh). 02's bound assertion follows from
+    submultiplicativity, a sanity check: the ledger does not cite it as evidence."""
+    c2 = claim("C2")
+    assert "sufficient condition for vanishing" in c2.verdict
+    assert "necessary, not sufficient, for exploding" in c2.verdict
+    assert "rho for a linear RNN" in c2.verdict and "Lyapunov exponent for a tanh RNN" in c2.verdict
+    assert "precise condition" not in c2.verdict + c2.short_verdict
+    assert "guarantees vanishing" in c2.short_verdict
+    for evidence in (c2.measured, c2.literature):
+        assert "bound" not in evidence and "checked numerically" not in evidence
+
+
+def test_c5_is_right_about_distance_wrong_about_scale_and_its_1_over_n_is_no_vanishing():
+    c5 = claim("C5")
+    assert c5.verdict.startswith("right about distance, wrong about scale")
+    assert c5.short_verdict.startswith("right about distance") and "wrong about scale" in c5.short_verdict
+    assert "O(N^2)" in c5.verdict and "O(N^2)" in c5.short_verdict
+    assert "derivative of an average" in c5.verdict and "where to attend" in c5.verdict
+    assert "not a vanishing gradient" in c5.verdict and "dilut" not in c5.verdict
+
+
+def test_c7_names_one_cpu_thread_as_06_times_it():
+    from helpers import measure
+
+    c7 = claim("C7")
+    assert measure.THREADS == 1
+    assert "one CPU thread" in c7.verdict and "one CPU thread" in c7.short_verdict
+    assert "on a CPU" not in c7.verdict + c7.short_verdict
+    assert "prints no numbers" in c7.verdict
+
+
+def test_c7s_gpu_numbers_are_the_shipped_h200_measurements():
+    """At B = 32, N = 512, d = 128, fp32: attention (both calls) against cuDNN's nn.LSTM and nn.RNN,
+    read from helpers/data/gpu, as the verdict prints them."""
+    from helpers import gpu_sweep as gs
+
+    sweep, at = gs.read("h200_sweep"), dict(batch=32, seq_len=512, dim=128)
+    ms = {(p, m): gs.value(sweep, pass_=p, model=m, **at) for p in gs.PASSES for m in gs.SWEEP_MODELS}
+    verdict = claim("C7").verdict
+    for p, words in (("fwd", "forward"), ("fwd+bwd", "forward + backward")):
+        attention = sorted(ms[p, m] for m in (gs.FAST_MHA, gs.MHA))
+        assert f"{attention[0]:.2f}-{attention[1]:.2f} ms {words}" in verdict, p
+        assert attention[1] < ms[p, gs.LSTM]  # both calls beat the LSTM
+        faster = {m for m in gs.SWEEP_MODELS if ms[p, m] < attention[0]}
+        assert faster == {gs.RNN}, p  # only the tanh nn.RNN beats attention
+    assert f"(nn.LSTM, the model it replaced ({ms['fwd', gs.LSTM]:.2f} ms and " in verdict.replace(
+        "cuDNN's nn.LSTM", "(nn.LSTM"
+    )
+    assert f"and {ms['fwd+bwd', gs.LSTM]:.2f} ms), in every run" in verdict
+    runs = gs.runs_at_512(model=gs.FAST_MHA, over=gs.LSTM)
+    assert len(runs) == 5 and all(att < lstm for lstm, att in runs.values())  # in every run
+    rnn_runs = gs.runs_at_512(model=gs.FAST_MHA, over=gs.RNN)
+    assert all(att > rnn for rnn, att in rnn_runs.values())
+    article_call = gs.executed_06()["fwd+bwd"]  # the other run of the article's call
+    assert ms["fwd+bwd", gs.MHA] > ms["fwd+bwd", gs.RNN] and article_call[gs.MHA] < article_call[gs.RNN]
+    assert "in one of its two runs" in verdict
+
+
+def test_c7s_flop_ratios_are_counted():
+    """Attention does about 1.5 times the LSTM's FLOPs at N / d = 4 and the tanh RNN a sixth of it."""
+    import torch
+    from torch import nn
+
+    from helpers import article
+    from helpers.measure import count_flops
+
+    batch, seq_len, dim = 1, 64, 16  # N / d = 4, as at N = 512, d = 128: the ratios depend on N / d only
+    attention = article.counted_flops(article.MODELS[2], batch, seq_len, dim)
+    rnn = article.counted_flops(article.MODELS[1], batch, seq_len, dim)
+    cell, x = nn.LSTMCell(dim, dim), torch.zeros(batch, seq_len, dim)
+
+    def lstm_loop():
+        h = c = torch.zeros(batch, dim)
+        for t in range(seq_len):
+            h, c = cell(x[:, t], (h, c))
+
+    lstm = count_flops(lstm_loop)
+    assert attention / lstm == 1.5 and rnn / attention == 1 / 6
+    assert attention == article.attention_flops(batch, seq_len, dim)
+    verdict = claim("C7").verdict
+    assert "about 1.5 times its FLOPs" in verdict and "about a sixth of attention's FLOPs" in verdict
