@@ -180,3 +180,11 @@ def test_diffuse_attention_is_close_to_a_plain_average():
         assert N * mean == pytest.approx(nb04.average_gradient_norm(d=32), rel=0.2)
     scores = nb04.score_gradient_dilution(Ns=(64, 1024), d=32)
     assert 8 < scores[0] / scores[1] < 32  # 1024 / 64 = 16: the gradient to one score falls like 1/N
+
+
+def test_the_scaling_title_prints_the_spread_the_exercise_asks_to_predict():
+    fig = nb04.plot_scaling(d_k=64)
+    nb04.update_scaling(fig, d_k=256)
+    title = fig.axes[0].get_title()
+    spread = float(title.split("q·k: ")[1].split("\n")[0])
+    assert "d_k = 256" in title and 10 < spread < 22  # 16 scores drawn; the expected spread is sqrt(256) = 16
