@@ -9,8 +9,9 @@ from torch import nn
 
 from ..attention import entropy
 from ..course.exercises import register_exercise
-from ..course.style import finding, new_figure
-from ..course.widgets import Explorer, choice, register
+from ..course.style import COLORS, finding, new_figure
+from ..course.tables import Table
+from ..course.widgets import Explorer, choice, moving, register
 from ..measure import one_thread
 from ..multihead import MultiHeadSelfAttention, split_heads
 from ..positions import shift_rotation, sinusoidal_positional_encoding
@@ -20,6 +21,9 @@ SENTENCE = ("the", "cat", "sat", "on", "the", "mat")
 WORD_TYPES = {"the": "determiner", "cat": "noun", "mat": "noun", "sat": "verb", "on": "preposition"}
 TYPES = ("determiner", "noun", "verb", "preposition")
 TOY_D_MODEL = 16  # 8 dimensions per head for 2 heads: 4 word-type features, 6 position slots, 6 spare
+WANTS = {"determiner": "noun", "verb": "noun", "preposition": "noun", "noun": "verb"}  # head 1's grammar
+SHARPNESS = 12.0  # the hand-built W_q's entries: each head puts about 0.93 on its target
+SHARPNESS_CHOICES = (1, 2, 4, 8, 12, 24, 48, 96)
 
 
 def toy_embeddings(words=SENTENCE) -> torch.Tensor:
@@ -35,7 +39,7 @@ def toy_embeddings(words=SENTENCE) -> torch.Tensor:
     return x
 
 
-def hand_built_heads(sharpness: float = 12.0) -> nn.MultiheadAttention:
+def hand_built_heads(sharpness: float = SHARPNESS) -> nn.MultiheadAttention:
     """nn.MultiheadAttention(16, 2 heads) with W_q, W_k set by hand; W_v, W_o the identity.
 
     Head 0 ("previous word"): position p asks for position p - 1.
@@ -46,8 +50,7 @@ def hand_built_heads(sharpness: float = 12.0) -> nn.MultiheadAttention:
         W_q[p - 1, 8 + p] = sharpness  # query of position p points at slot p - 1
     for p in range(6):
         W_k[p, 8 + p] = 1.0  # key of position p is slot p
-    wants = {"determiner": "noun", "verb": "noun", "preposition": "noun", "noun": "verb"}
-    for t, wanted in wants.items():  # head 1 uses rows 8-15
+    for t, wanted in WANTS.items():  # head 1 uses rows 8-15
         W_q[8 + TYPES.index(wanted), TYPES.index(t)] = sharpness
     for i in range(len(TYPES)):
         W_k[8 + i, i] = 1.0  # key of a word is its type
@@ -56,6 +59,49 @@ def hand_built_heads(sharpness: float = 12.0) -> nn.MultiheadAttention:
         mha.in_proj_weight.copy_(torch.cat([W_q, W_k, torch.eye(TOY_D_MODEL)]))  # [W_q; W_k; W_v]
         mha.out_proj.weight.copy_(torch.eye(TOY_D_MODEL))
     return mha
+
+
+def one_head(sharpness: float = SHARPNESS) -> nn.MultiheadAttention:
+    """nn.MultiheadAttention(16, 1 head) with the very weights of hand_built_heads(sharpness).
+
+    Head 0's query and key weights fill rows 0-7, head 1's rows 8-15: as zero-padded 16 x 16 matrices,
+    W_q = W_q0 + W_q1 and W_k = W_k0 + W_k1. With one head, a pair's score is head 0's score plus
+    head 1's, scaled by 1/sqrt(16) instead of 1/sqrt(8), under one softmax per query.
+    """
+    layer = nn.MultiheadAttention(TOY_D_MODEL, 1, bias=False, batch_first=True)
+    with torch.no_grad():
+        layer.load_state_dict(hand_built_heads(sharpness).state_dict())
+    return layer
+
+
+def targets(words=SENTENCE) -> tuple[list[int | None], list[list[int]]]:
+    """Each query's target in head 0 (the previous position; None for the first word) and in
+    head 1 (the positions of the word type it wants: the nouns, or the verb)."""
+    kinds = [WORD_TYPES[w] for w in words]
+    previous = [None, *range(len(words) - 1)]
+    grammar = [[j for j, kind in enumerate(kinds) if kind == WANTS[k]] for k in kinds]
+    return previous, grammar
+
+
+def pattern_weights(weights: torch.Tensor, words=SENTENCE) -> tuple[torch.Tensor, torch.Tensor]:
+    """weights (N, N) of one map -> each query's weight on its previous word (NaN for the first) and
+    its total weight on its grammar partners, each (N,)."""
+    previous, grammar = targets(words)
+    on_previous = torch.tensor(
+        [float("nan") if j is None else weights[i, j].item() for i, j in enumerate(previous)]
+    )
+    on_grammar = torch.stack([weights[i, js].sum() for i, js in enumerate(grammar)]).detach()
+    return on_previous, on_grammar
+
+
+@functools.cache
+def one_and_two_heads(sharpness: float = SHARPNESS) -> tuple[torch.Tensor, torch.Tensor]:
+    """The maps of the toy sentence: two heads (2, N, N) and one head with W_q = W_q0 + W_q1 (N, N)."""
+    x = toy_embeddings()
+    with torch.no_grad(), one_thread():
+        _, two = hand_built_heads(sharpness)(x, x, x, average_attn_weights=False)  # (1, 2, N, N)
+        _, one = one_head(sharpness)(x, x, x)  # (1, N, N)
+    return two[0], one[0]
 
 
 def _grid(weights: torch.Tensor, ncols: int = 8) -> tuple[torch.Tensor, list[tuple[float, float]], int, int]:
@@ -107,6 +153,82 @@ def plot_sentence_heads(weights: torch.Tensor, names: list[str], words=SENTENCE)
     shown = f"{len(names)} maps side by side, each of {L} queries against {L} keys, left to right: {maps}; "
     shown += "colour: attention weight, 0 to 1."
     return finding(fig, shown)
+
+
+ONE_AND_TWO = ["head 0: previous word", "head 1: grammar", "one head: W_q = W_q0 + W_q1"]
+
+
+def weaker_pattern(two: torch.Tensor, one: torch.Tensor, words=SENTENCE) -> tuple[torch.Tensor, torch.Tensor]:
+    """Per query, the weight on the weaker of its two targets (previous word, grammar partners): with the
+    two heads (each pattern in its own head) and with one head; NaN for the first word (no previous)."""
+    two_heads = torch.minimum(pattern_weights(two[0], words)[0], pattern_weights(two[1], words)[1])
+    return two_heads, torch.minimum(*pattern_weights(one, words))
+
+
+def apart(words=SENTENCE) -> list[int]:
+    """The queries whose two targets differ: a previous word that is not one of its grammar partners."""
+    return [i for i, (p, g) in enumerate(zip(*targets(words))) if p is not None and p not in g]
+
+
+def pattern_table(two: torch.Tensor, one: torch.Tensor, words=SENTENCE) -> Table:
+    """Each query's weight on its previous word and on its grammar partners: two heads, one head."""
+    previous, grammar = targets(words)
+    (prev2, _), (_, gram2) = pattern_weights(two[0], words), pattern_weights(two[1], words)
+    prev1, gram1 = pattern_weights(one, words)
+    shown = lambda w: "-" if math.isnan(w) else f"{w:.2f}"  # noqa: E731
+    rows = [
+        [word, "-" if p is None else words[p], shown(prev2[i]), shown(prev1[i])]
+        + [", ".join(words[j] for j in grammar[i]), shown(gram2[i]), shown(gram1[i])]
+        for i, (word, p) in enumerate(zip(words, previous))
+    ]
+    header = ["query", "previous word", "two heads", "one head", "grammar partners", "two heads", "one head"]
+    return Table(header, rows)
+
+
+def _one_and_two_finding(fig, two: torch.Tensor, one: torch.Tensor, words=SENTENCE) -> None:
+    previous, grammar = targets(words)
+    shared = [
+        i for i, (p, g) in enumerate(zip(previous, grammar)) if p in g
+    ]  # "sat": its previous word is a noun
+    weak2, weak1 = (w[apart(words)] for w in weaker_pattern(two, one, words))
+    but = ", ".join(f'"{words[i]}"' for i in shared)
+    shown = f"With two heads every query puts at least {weak2.min():.2f} on the target of each pattern; "
+    shown += f"with one head, the weaker pattern gets at most {weak1.max():.2f} "
+    shown += f"(all queries but the first and {but})."
+    finding(fig, shown)
+
+
+def plot_one_and_two_heads(sharpness: float = SHARPNESS, words=SENTENCE):
+    """Left: the two hand-built heads' maps and one head's with W_q = W_q0 + W_q1. Right: each query's
+    weight on its previous word and on its grammar partners, two heads against one."""
+    fig, (ax, ax2) = new_figure(1, 2, width=12.0, height=3.4, width_ratios=[2.6, 1])
+    N = len(words)
+    image = draw_maps(ax, torch.zeros(3, N, N), ONE_AND_TWO, words)
+    fig.colorbar(image, ax=ax, shrink=0.8, label="attention weight")
+    for layer, style in (("two heads", "-"), ("one head", "--")):
+        for pattern, marker, colour in (("previous word", "o", COLORS[0]), ("grammar", "s", COLORS[1])):
+            ax2.plot(range(N), [0.0] * N, style, marker=marker, color=colour, label=f"{layer}: {pattern}")
+    ax2.set_xticks(range(N), list(words))
+    ax2.set(ylim=(0, 1.5), yticks=[0, 0.25, 0.5, 0.75, 1], xlabel="query", ylabel="weight on the target")
+    ax2.legend(fontsize=7, loc="upper center", ncols=2, handlelength=2.5)  # above the curves (at most 1)
+    ax2.set_title(" ", fontsize=9)
+    moving(ax.images[0], *ax2.lines, ax2.title, zorder=6)  # a widget redraws these over the rest, kept
+    update_one_and_two_heads(fig, sharpness)
+    return fig
+
+
+def update_one_and_two_heads(fig, sharpness: float = SHARPNESS) -> None:
+    """plot_one_and_two_heads' figure, redrawn in place: the maps, the four curves, the title."""
+    if isinstance(sharpness, bool) or not isinstance(sharpness, (int, float)) or not sharpness > 0:
+        raise ValueError(f"sharpness (of the hand-built W_q) must be a number > 0, got {sharpness!r}")
+    two, one = one_and_two_heads(float(sharpness))  # (2, N, N), (N, N)
+    ax, ax2 = fig.axes[:2]
+    ax.images[0].set_data(_grid(torch.cat([two, one[None]]))[0].numpy())
+    curves = [pattern_weights(two[0])[0], pattern_weights(two[1])[1], *pattern_weights(one)]
+    for line, y in zip(ax2.lines, curves):
+        line.set_ydata(y.numpy())
+    ax2.set_title(f"each pattern's target, W_q entries {sharpness:g}", fontsize=9)
+    _one_and_two_finding(fig, two, one)
 
 
 HEAD_CHOICES = tuple(h for h in range(1, TOY_D_MODEL + 1) if TOY_D_MODEL % h == 0)
@@ -220,6 +342,19 @@ def explore_heads() -> Explorer:
     return Explorer(plot_heads, controls, name="heads", update=update_heads)
 
 
+@register
+def explore_one_and_two_heads() -> Explorer:
+    """The sharpness of the hand-built W_q, over plot_one_and_two_heads."""
+    controls = {"sharpness": choice("W_q entries", SHARPNESS_CHOICES, int(SHARPNESS))}
+    return Explorer(
+        plot_one_and_two_heads,
+        controls,
+        name="one_and_two_heads",
+        update=update_one_and_two_heads,
+        background=(),
+    )
+
+
 def _split_inputs() -> tuple[torch.Tensor, int]:
     """B, L, n_heads, hs all different and n_heads > 1: a mixed-up layout cannot pass by luck."""
     return torch.randn(2, 5, 24), int(torch.tensor([3, 4, 6, 8])[torch.randint(4, ())])
@@ -237,6 +372,17 @@ register_exercise(
     make_inputs=lambda: (int(torch.randint(2, 21, ())), int(torch.randint(1, 8, ())), 16),
     hint="pair i turns by omega_i = 10000 ** (-2 * i / d_model) radians per position, so k positions "
     "later by omega_i * k; expand sin(a + b) and cos(a + b). Return a (2, 2) float32 tensor.",
+)
+register_exercise(
+    "one_head_limit",
+    reference=lambda: 1 / 3,
+    hint="as the W_q entries grow, one softmax gives all its weight to the keys with the highest score, "
+    "in equal shares. A one-head score is the previous-word score plus the grammar score: which keys "
+    'of "on" score highest, and how many are they?',
+    worked="With one head, the score of a key is its previous-word score plus its grammar score.\n"
+    '"on" (a preposition at position 3) gets one unit from "sat" (its previous word) and one each from '
+    '"cat" and "mat" (nouns).\nThree keys tie for the top score; as the W_q entries grow, the softmax '
+    "shares its weight of 1 equally between them: 1/3 = 0.3333 each.",
 )
 register_exercise(
     "mha_parameter_count",

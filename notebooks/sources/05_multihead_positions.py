@@ -18,17 +18,15 @@
 #
 # [![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/why-transformers/why-transformers/blob/main/notebooks/05_multihead_positions.ipynb)
 #
-# Notebook 04 built one attention: one set of weights per query. A Transformer layer runs
-# several in parallel, **heads**, each free to look for something different (Vaswani et al.
-# 2017, section 3.2.2). And attention by itself cannot tell word order, so the Transformer
-# adds **positional encodings** to its inputs (section 3.5).
+# **The question:** what do several attention heads buy, and how does attention, which is blind to
+# word order, learn where each word is?
 #
 # **You will learn**
-# * to split into heads, attend, merge and project, and to match `nn.MultiheadAttention`
-#   weight for weight (and three of its traps);
-# * what heads buy (and what they do not cost: parameters);
-# * that self-attention without positions ignores order exactly, and how the sinusoidal
-#   encoding fixes that: clocks of different speeds, where a shift of positions is a rotation.
+# * to split into heads, attend, merge and project, matching `nn.MultiheadAttention`;
+# * what heads buy: each head has its own softmax, so two heads keep two patterns that one head
+#   must blend, at no extra parameters;
+# * that self-attention without positions ignores order exactly;
+# * how the sinusoidal encoding, clocks turning at different speeds, gives it back.
 #
 # **The article's claim this notebook tests** (translated from the article):
 #
@@ -61,26 +59,25 @@ generator = helpers.set_seed(5)
 # %% [markdown]
 # ## Split, attend, merge, project
 #
-# With $h$ heads and model width $d_{\text{model}}$, each head works in
-# $d_k = d_{\text{model}}/h$ dimensions ($h$ is the number of heads in this notebook, not a
-# hidden state, and $L$ the sequence length, the $N$ of notebook 04):
+# **A layer with several heads runs several small attentions side by side, each on its own slice
+# of one projection.** With model width $d_{\text{model}}$ and $n_{\text{heads}}$ heads, each head
+# works in $d_k = d_{\text{model}}/n_{\text{heads}}$ dimensions:
 #
 # $$\mathrm{head}_i = \mathrm{Attention}(Q_i, K_i, V_i), \qquad
-# \mathrm{MultiHead}(x) = [\mathrm{head}_1, \dots, \mathrm{head}_h]\, W_o ,$$
+# \mathrm{MultiHead}(x) = [\mathrm{head}_1, \dots, \mathrm{head}_{n_{\text{heads}}}]\, W_o .$$
 #
-# where $Q = xW_q$ (and likewise $K$, $V$) is computed once for all heads, and $Q_i$ is its
-# $i$-th block of $d_k$ columns. Step by step, with shapes, for $d_{\text{model}} = 16$ and
-# 4 heads. (PyTorch stores each weight as (out, in), so $xW_q$ in the maths is `x @ W_q.T` in
-# code, and `nn.MultiheadAttention` also adds a bias.)
+# $Q = xW_q$ is computed once for all heads, and $Q_i$ is its $i$-th block of $d_k$ columns;
+# likewise $K$ and $V$. Here $d_{\text{model}} = 16$, 4 heads, and sequences of $N = 6$ tokens.
+# PyTorch stores each weight as (out, in), so $xW_q$ is `x @ W_q.T` in code.
 
 # %%
 d_model, n_heads = 16, 4
 mha = nn.MultiheadAttention(d_model, n_heads, batch_first=True)  # PyTorch's layer, at init
-x = torch.randn(2, 6, d_model, generator=generator)  # (B, L, d_model)
+x = torch.randn(2, 6, d_model, generator=generator)  # (B, N, d_model)
 W_q, W_k, W_v = mha.in_proj_weight.split(d_model)  # in_proj_weight = [W_q; W_k; W_v]
 b_q, b_k, b_v = mha.in_proj_bias.split(d_model)
 q, k, v = x @ W_q.T + b_q, x @ W_k.T + b_k, x @ W_v.T + b_v  # each (2, 6, 16)
-q, k, v = (multihead.split_heads(t, n_heads) for t in (q, k, v))  # each (2, 4, 6, 4): (B, h, L, d_k)
+q, k, v = (multihead.split_heads(t, n_heads) for t in (q, k, v))  # each (2, 4, 6, 4): (B, n_heads, N, d_k)
 heads, weights = helpers.scaled_dot_product_attention(q, k, v)  # (2, 4, 6, 4), (2, 4, 6, 6)
 merged = multihead.merge_heads(heads)  # (2, 6, 16)
 out = mha.out_proj(merged)  # (2, 6, 16)
@@ -96,10 +93,8 @@ print(
 )
 
 # %% [markdown]
-# The scale inside each head is $1/\sqrt{d_k} = 1/\sqrt{d_{\text{model}}/h}$, here
-# $1/\sqrt{4}$: `helpers.scaled_dot_product_attention` reads $d_k$ from the last dimension
-# of `q`, which after the split is 4. Now the same numbers from PyTorch. Ask for
-# `average_attn_weights=False` to get one map per head:
+# Each head scales its scores by $1/\sqrt{d_k}$, here $1/\sqrt{4}$. PyTorch's layer gives the same
+# numbers; `average_attn_weights=False` makes it return one map per head:
 
 # %%
 theirs, their_weights = mha(x, x, x, average_attn_weights=False)
@@ -111,8 +106,8 @@ print(
 )
 
 # %% [markdown]
-# The course wraps these steps in `helpers.MultiHeadSelfAttention`, with the same layout;
-# `from_torch` copies a PyTorch layer's weights into it:
+# The course wraps these steps in `helpers.MultiHeadSelfAttention`; `from_torch` copies a PyTorch
+# layer's weights into it:
 
 # %%
 ours = helpers.MultiHeadSelfAttention.from_torch(mha)
@@ -121,11 +116,215 @@ torch.testing.assert_close(ours_out, theirs)
 print("helpers.MultiHeadSelfAttention matches:", tuple(ours_out.shape), tuple(ours_weights.shape))
 
 # %% [markdown]
+# ## What heads buy: a toy sentence
+#
+# **Each head has its own softmax, so two heads can follow two patterns at full strength, where
+# one head must share a single softmax between them.** To see it, we build a layer by hand for
+# "the cat sat on the mat". Each word's 16 numbers say *what* it is (dims 0-3: determiner, noun,
+# verb or preposition) and *where* it is (dims 8-13, one per position); the rest are 0:
+
+# %%
+words = nb.SENTENCE
+x_toy = nb.toy_embeddings()  # (1, N, 16)
+for word, e in zip(words, x_toy[0]):
+    print(f"{word:>4}: type dims {e[:4].int().tolist()}  position dims {e[8:14].int().tolist()}")
+
+# %% [markdown]
+# We set $W_q$ and $W_k$ of an `nn.MultiheadAttention(16, 2)` by hand; $W_v$ and $W_o$ are the
+# identity. Clark et al. 2019 found both patterns in BERT: heads that attend to the previous
+# token, and heads that attend to the objects of verbs, the determiners of nouns and the objects
+# of prepositions.
+#
+# * **head 0, "previous word"**: the query of position $p$ points at position $p - 1$;
+# * **head 1, "grammar"**: a determiner, a verb or a preposition asks for a noun; a noun asks
+#   for the verb.
+
+# %% [markdown]
+# Now give the same weights to a layer with **one** head. Head 0's query weights fill rows 0-7
+# of $W_q$ and head 1's rows 8-15, so $W_q = W_{q0} + W_{q1}$, each padded with zeros; likewise
+# $W_k$. With one head, a pair's score is the sum of the two heads' scores, under one softmax per
+# query. Left, the three maps; right, each query's weight on each pattern's target:
+
+# %%
+nb.plot_one_and_two_heads()
+
+# %% [markdown]
+# Read a row to see where a word looks. In head 0, "sat" looks at "cat"; the first "the" has no
+# previous word, so it spreads evenly. In head 1, "cat" and "mat" look at "sat", and both "the"s
+# split between the nouns: head 1 knows word types, not places. The one head blends the two:
+# "cat" splits between "the" and "sat". The weights on each target, measured:
+
+# %%
+two, one = nb.one_and_two_heads()  # two heads' maps (2, N, N); the one head's (N, N)
+apart = nb.apart()  # queries whose previous word is not a grammar partner: all but the first "the" and "sat"
+weak2, weak1 = nb.weaker_pattern(two, one)  # per query, the weight on the weaker of its two targets
+sweep = max(nb.weaker_pattern(*nb.one_and_two_heads(s))[1][apart].max() for s in nb.SHARPNESS_CHOICES)
+print(f"weaker pattern at {', '.join(words[i] for i in apart)}: two heads at least {weak2[apart].min():.2f},")
+print(f"  one head at most {weak1[apart].max():.2f}, and {sweep:.2f} at any W_q entries of the widget")
+print(f'"sat" -> "mat": head 1 {two[1, 2, 5]:.2f}, one head {one[2, 5]:.2f}')
+assert weak2[apart].min() > 0.9 and sweep <= 0.5 + 1e-6  # one softmax: the two targets share 1
+nb.pattern_table(two, one)
+
+# %% [markdown]
+# A softmax's weights sum to 1. So with one head, a query's weight on its previous word plus its
+# weight on its grammar partners is at most 1; each of the two heads has a whole 1 to spend.
+# "sat" is the exception, since its previous word is a noun, but the one head drops "mat".
+# Sharper weights do not help, as the sweep printed. Move the **W_q entries**, the number in the
+# hand-built $W_q$:
+
+# %%
+nb.explore_one_and_two_heads()
+
+# %% [markdown]
+# **More heads give more, narrower maps, not more parameters.** $W_q, W_k, W_v, W_o$ keep their
+# size whatever the number of heads; only the grouping of their columns changes:
+
+# %%
+for h in nb.HEAD_CHOICES:
+    layer = nn.MultiheadAttention(16, h, batch_first=True)
+    print(f"{h:2d} heads x d_k = {16 // h:2d}: {nb.parameter_count(layer)} parameters")
+count_one, count_two = (nb.parameter_count(m) for m in (nb.one_head(), nb.hand_built_heads()))
+print(f"the toy layers, without biases: one head {count_one}, two heads {count_two}")
+
+# %% [markdown]
+# ## Attention has no sense of order
+#
+# **Shuffle the tokens, and self-attention's output is shuffled the same way.** It computes the
+# same scores between the same pairs, in shuffled rows and columns: with a permutation $P$,
+# $\mathrm{MHA}(Px) = P\,\mathrm{MHA}(x)$. It is *permutation-equivariant*. So "the cat sat on
+# the mat" and "the mat sat on the cat" give the same vectors, reordered. A test on 10 random
+# tokens:
+
+# %%
+layer = ours  # the layer copied from PyTorch above
+seq = torch.randn(1, 10, 16, generator=generator)  # (B=1, N=10, d_model=16)
+perm = torch.randperm(10, generator=generator)
+gap_plain = positions.permutation_gap(layer, seq, perm)
+print(f"permutation {perm.tolist()}")
+print(f"without positions: max |MHA(Px) - P MHA(x)| {helpers.within_rounding(gap_plain)}")
+
+# %% [markdown]
+# The difference is float32 rounding, below $10^{-6}$: the layer cannot see order at all.
+#
+# ## Sinusoidal positional encoding
+#
+# **Add to each slot $p$ a vector that depends only on $p$, and the output depends on order.**
+# The Transformer's vector is
+#
+# $$PE_{p,\,2i} = \sin\!\left(\frac{p}{10000^{2i/d_{\text{model}}}}\right), \qquad
+# PE_{p,\,2i+1} = \cos\!\left(\frac{p}{10000^{2i/d_{\text{model}}}}\right).$$
+#
+# Each pair of dimensions $(2i, 2i+1)$ is a clock turning at its own speed,
+# $\omega_i = 10000^{-2i/d_{\text{model}}}$ radians per position. Left, the encoding of 64
+# positions at $d_{\text{model}} = 64$; right, how similar two positions' encodings are:
+
+# %%
+nb.plot_encoding(T=64, d_model=64)
+
+# %% [markdown]
+# Nearby positions have similar encodings. The similarity runs in bands parallel to the
+# diagonal: it depends on the offset between two positions, not on where they are. Now add the
+# encoding to the slots *after* shuffling the tokens, so a word moved to slot 3 gets slot 3's
+# encoding, and repeat the test:
+
+# %%
+pe = helpers.sinusoidal_positional_encoding(10, 16)  # (10, 16)
+gap_pe = positions.permutation_gap(layer, seq, perm, pe=pe)
+gap_causal = positions.permutation_gap(layer, seq, perm, mask=helpers.causal_mask(10))
+size = layer(seq + pe)[0].abs().max().item()
+print(f"with sinusoidal encoding: max |MHA(Px + PE) - P MHA(x + PE)| = {gap_pe:.2f}")
+print(f"causal mask, no encoding: max |MHA(Px) - P MHA(x)|           = {gap_causal:.2f}")
+print(f"for scale, the output itself:  max |MHA(x + PE)|             = {size:.2f}")
+assert gap_pe > 1e5 * 1e-6 and gap_pe > 1e4 * gap_plain  # far above rounding
+
+# %% [markdown]
+# With the encoding, shuffling changes the output by an amount comparable to the output's own
+# entries (the first and last lines): the layer now sees order. The second line shows that a
+# **causal mask** breaks the symmetry too, because position $t$ sees a different set of tokens
+# than position $t+1$. Haviv et al. 2022 found that decoder-only language models trained without positional encoding still learn
+# positions, and credit the causal mask.
+
+# %% [markdown]
+# ## Verdict
+#
+# **C6 is true without a causal mask.** Without positional information, self-attention is
+# permutation-equivariant, exactly up to float rounding: "the cat sat on the mat" and "the mat
+# sat on the cat" look the same to it. Adding the sinusoidal encoding makes the output depend on
+# order. Two nuances: the sinusoidal encoding is one choice among several (learned embeddings,
+# relative positions, rotary encodings and ALiBi are common today), and a causal mask alone
+# already breaks the symmetry.
+
+# %% [markdown]
+# ## Takeaways
+#
+# * Each head has its own softmax, so two heads keep two patterns at full strength that one head
+#   must blend, and splitting into heads costs no parameters.
+# * Without positions, self-attention gives the same output for a shuffled sentence, only
+#   shuffled: it cannot see word order.
+# * Adding a positional encoding, or using a causal mask, makes the output depend on order.
+
+# %% [markdown]
+# ## Exercises
+#
+# **1. Split into heads.** Complete `my_split_heads`: it takes `x` of shape
+# $(B, N, d_{\text{model}})$ and returns $(B, n_{\text{heads}}, N, d_{\text{model}}/n_{\text{heads}})$,
+# head $i$ (counting from 0, as the code does) holding columns $i\,d_k$ to $(i+1)\,d_k - 1$ (the
+# layout of `nn.MultiheadAttention`).
+
+
+# %%
+def my_split_heads(x, n_heads):
+    """(B, N, d_model) -> (B, n_heads, N, d_model // n_heads)."""
+    raise NotImplementedError
+
+
+helpers.check("split_heads", my_split_heads)
+
+# %% [markdown]
+# **2. Predict, then move the widget.** In the one-head layer, the word "on" puts some weight on
+# its previous word, "sat". What does that weight tend to as the **W_q entries** grow without
+# bound? Predict it from how a one-head score is built, then move the widget's **W_q entries** to
+# 96 and read the dashed curve at "on". Give the exact value.
+
+# %%
+answer = None
+helpers.check("one_head_limit", answer)
+
+# %% [markdown]
+# **3. Count parameters.** How many parameters does `nn.MultiheadAttention(64, 8)` have, with its
+# default biases? Work it out from what the layer holds, then check it with `nb.parameter_count`.
+
+# %%
+answer = None
+helpers.check("mha_parameter_count", answer)
+
+# %% [markdown]
+# **4. A shift is a rotation.** Complete `my_shift_rotation`: the $2 \times 2$ matrix $R$ with
+# $\begin{pmatrix} PE_{p+k,\,2i} \\ PE_{p+k,\,2i+1} \end{pmatrix} = R
+# \begin{pmatrix} PE_{p,\,2i} \\ PE_{p,\,2i+1} \end{pmatrix}$ for every position $p$, as a
+# float32 tensor. The check tries several $k$ and $i$ at $d_{\text{model}} = 16$.
+
+
+# %%
+def my_shift_rotation(k, i, d_model):
+    """(2, 2) float32 R: [PE[p+k, 2i], PE[p+k, 2i+1]] = R @ [PE[p, 2i], PE[p, 2i+1]] for every p."""
+    raise NotImplementedError
+
+
+helpers.check("shift_rotation", my_shift_rotation)
+
+# %% [markdown]
+# `helpers.solution("split_heads")` prints a reference solution, when you want it.
+#
+# ## Going further
+#
 # ### Two traps in `nn.MultiheadAttention`
 #
-# **Averaged weights.** By default (`need_weights=True`, `average_attn_weights=True`) the
-# weights it returns are the *mean over heads*, one $L \times L$ map per sequence: the
-# individual heads are gone.
+# Two defaults that change what the layer returns, without an error.
+#
+# **Averaged weights.** By default (`need_weights=True`, `average_attn_weights=True`) the weights
+# it returns are the *mean over heads*, one $N \times N$ map per sequence: the individual heads
+# are gone.
 
 # %%
 _, averaged = mha(x, x, x)  # the defaults
@@ -133,15 +332,25 @@ print("default weights:", tuple(averaged.shape), "  per head:", tuple(their_weig
 print(f"max |default - mean of the heads| {helpers.within_rounding(averaged - their_weights.mean(1))}")
 
 # %% [markdown]
+# On the toy sentence, the default would return the mean of the two hand-built heads, which
+# mixes the two patterns and shows neither clearly:
+
+# %%
+toy = nb.hand_built_heads()
+_, toy_weights = toy(x_toy, x_toy, x_toy, average_attn_weights=False)  # (1, 2, N, N)
+maps = torch.cat([toy_weights[0], toy_weights[0].mean(0, keepdim=True)])  # (3, N, N)
+nb.plot_sentence_heads(maps, ["head 0: previous word", "head 1: grammar", "mean of the heads (default)"])
+
+# %% [markdown]
 # **`batch_first` is False by default.** Then the layer reads its input as
-# $(L, B, d_{\text{model}})$. Give it a $(B, L, d_{\text{model}})$ tensor and it runs without
+# $(N, B, d_{\text{model}})$. Give it a $(B, N, d_{\text{model}})$ tensor and it runs without
 # complaint, attending *across the batch* instead of along the sentence:
 
 # %%
 default_layer = nn.MultiheadAttention(d_model, n_heads)  # batch_first=False
 with torch.no_grad():
     default_layer.load_state_dict(mha.state_dict())  # the very same weights
-wrong, wrong_weights = default_layer(x, x, x)  # x is (B=2, L=6, d)
+wrong, wrong_weights = default_layer(x, x, x)  # x is (B=2, N=6, d)
 print("weights:", tuple(wrong_weights.shape), "= 6 'sequences' of 2 'tokens'")
 print(f"max |wrong - right| = {(wrong - theirs).abs().max():.2f}")
 right, _ = default_layer(x.transpose(0, 1), x.transpose(0, 1), x.transpose(0, 1))
@@ -149,80 +358,39 @@ print(f"with x.transpose(0, 1): max |difference| {helpers.within_rounding(right.
 
 # %% [markdown]
 # The telltale sign is the weights' shape: $(6, 2, 2)$, six "sequences" of two "tokens". Pass
-# `batch_first=True`, as this course does, or transpose. (The third trap, the boolean mask
-# that means *may not attend*, is in notebook 04.)
+# `batch_first=True`, as this course does, or transpose. The third trap, the boolean mask that
+# means *may not attend*, is in notebook 04.
 #
-# ## Heads you can read: a toy sentence
+# ### The one head's scale
 #
-# Random weights give random maps. To see what heads *can* do, we build a layer by hand for the
-# sentence "the cat sat on the mat". Each word's 16-number embedding says *what* it is (dims
-# 0-3, one of 4 word types: determiner, noun, verb, preposition) and *where* it is (dims 8-13,
-# one of 6 positions); the other six dims are 0:
+# Why the one head's blend is not its softer scale.
+#
+# The one head has $d_k = 16$, so it divides the summed scores by $\sqrt{16}$, where each of the
+# two heads divides by $\sqrt{8}$. Multiplying the one head's $W_q$ by $\sqrt{2}$ gives it the two
+# heads' scale exactly. The blend stays:
 
 # %%
-words = nb.SENTENCE
-x_toy = nb.toy_embeddings()  # (1, 6, 16)
-for word, e in zip(words, x_toy[0]):
-    print(f"{word:>4}: type dims {e[:4].int().tolist()}  position dims {e[8:14].int().tolist()}")
+matched = nb.one_head(nb.SHARPNESS * math.sqrt(2))  # scores (s_0 + s_1) / sqrt(8)
+_, one_matched = matched(x_toy, x_toy, x_toy)  # (1, N, N)
+_, weak_matched = nb.weaker_pattern(two, one_matched[0])
+cat = one_matched[0, 1]  # the query "cat"
+print(f'at the two heads\' scale: "cat" -> "the" {cat[0]:.2f}, "cat" -> "sat" {cat[2]:.2f}')
+print(f"weaker pattern, one head: at most {weak_matched[apart].max():.2f}")
+assert weak_matched[apart].max() <= 0.5
 
 # %% [markdown]
-# Then we set $W_q$ and $W_k$ of an `nn.MultiheadAttention(16, 2)` by hand (the values $W_v$
-# and the output $W_o$ are the identity). Both patterns occur in trained models: Clark et al.
-# 2019 (*What Does BERT Look At?*) found BERT heads that attend to the previous or the next
-# token, and heads that attend to the direct objects of verbs, the determiners of nouns and
-# the objects of prepositions.
+# ### Untrained heads
 #
-# * **head 0, "previous word"**: the query of position $p$ points at position $p - 1$;
-# * **head 1, "grammar"**: the query of a determiner, a verb or a preposition asks for a noun;
-#   the query of a noun asks for the verb.
+# What heads look like before training, and how that depends on the initialisation.
 #
-# Below are the two heads' maps and, on the right, what the default `need_weights=True`
-# would return: their average.
-
-# %%
-toy = nb.hand_built_heads()
-_, toy_weights = toy(x_toy, x_toy, x_toy, average_attn_weights=False)  # (1, 2, 6, 6)
-maps = torch.cat([toy_weights[0], toy_weights[0].mean(0, keepdim=True)])  # (3, 6, 6)
-nb.plot_sentence_heads(maps, ["head 0: previous word", "head 1: grammar", "mean of the heads (default)"])
-
-# %% [markdown]
-# Read a row to see where a word looks: in head 0, "sat" looks at "cat" and "mat" looks at
-# "the"; "the" at position 0 has no previous word, so its attention spreads evenly. In head 1,
-# "cat" and "mat" look at "sat", and "sat" splits its attention between the two nouns. Notice
-# that head 1 knows only word *types*: both "the"s attend to "cat" and "mat" equally, since
-# nothing in that head says which noun is nearer. Order has to come from somewhere (here, from
-# the position dimensions that head 0 uses). The averaged map mixes the two patterns and
-# shows neither clearly. The strongest weights, printed:
-
-# %%
-for h, name in enumerate(["previous word", "grammar"]):
-    picks = [
-        f"{words[i]}->{words[j]} {toy_weights[0, h, i, j]:.2f}"
-        for i, j in enumerate(toy_weights[0, h].argmax(-1).tolist())
-    ]
-    print(f"head {h} ({name}): " + ", ".join(picks))
-
-# %% [markdown]
-# ## How many heads?
-#
-# Splitting $d_{\text{model}}$ into more heads gives more, narrower maps. It does **not**
-# change the parameter count: $W_q, W_k, W_v, W_o$ are always $d_{\text{model}} \times
-# d_{\text{model}}$, plus biases, $4 d_{\text{model}}^2 + 4 d_{\text{model}}$:
-
-# %%
-for h in nb.HEAD_CHOICES:
-    layer = nn.MultiheadAttention(16, h, batch_first=True)
-    print(f"{h:2d} heads x d_k = {16 // h:2d}: {nb.parameter_count(layer)} parameters")
-
-# %% [markdown]
-# What do *untrained* heads look like? We take `helpers.MultiHeadSelfAttention` as initialised,
-# which is `nn.Linear`'s default (weights and biases uniform in $\pm 1/\sqrt{d_{\text{model}}}$;
-# `nn.MultiheadAttention` initialises its own layer differently: Xavier `in_proj` weights, zero biases),
-# multiply $W_q, W_k, W_v$ (`in_proj`) by a factor, and measure how sharp each head's map
-# of the toy sentence is by its entropy, averaged over the 6 queries: $\ln 6 = 1.79$ nats
-# for uniform attention, 0 when every word attends to one word. With the factor 1 and with the
-# factor 8, for seed 0 (the figure's); then, at factor 8, averaged over five seeds, for
-# `nn.Linear`'s initialisation and for `nn.MultiheadAttention`'s:
+# We take `helpers.MultiHeadSelfAttention` as initialised, which is `nn.Linear`'s default: weights
+# and biases uniform in $\pm 1/\sqrt{d_{\text{model}}}$. `nn.MultiheadAttention` initialises its
+# own layer differently: Xavier `in_proj` weights, zero biases. We multiply $W_q, W_k, W_v$
+# (`in_proj`) by a factor and measure how sharp each head's map of the toy sentence is by its
+# entropy, averaged over the 6 queries: $\ln 6 = 1.79$ nats for uniform attention, 0 when every
+# word attends to one word. With the factor 1 and with the factor 8, for seed 0 (the figure's);
+# then, at factor 8, averaged over five seeds, for `nn.Linear`'s initialisation and for
+# `nn.MultiheadAttention`'s:
 
 # %%
 rows, flat = [], 0.0
@@ -247,11 +415,12 @@ Table(header, rows)
 
 # %% [markdown]
 # At factor 1 every head's entropy, at every head count, rounds to $\ln 6 = 1.79$ (the lowest is
-# printed above), and every weight is within 0.03 of $1/6$: the initial weights are small, so the scores are nearly
-# equal (notebook 04's diffuse attention). So the maps below are drawn with the initial in_proj weights
-# **multiplied by 8**, only to make the random maps visibly sharp; the layer is still untrained,
-# its patterns mean nothing, and training is what makes heads specialise. Same colours as
-# above (dark 0, yellow 1); the title gives the heads' entropies, lowest to highest, and their mean:
+# printed above), and every weight is within 0.03 of $1/6$: the initial weights are small, so the
+# scores are nearly equal (notebook 04's diffuse attention). So the maps below are drawn with the
+# initial in_proj weights **multiplied by 8**, only to make the random maps visibly sharp; the
+# layer is still untrained, its patterns mean nothing, and training is what makes heads
+# specialise. The colours are the toy maps' (dark 0, yellow 1); the title gives the heads'
+# entropies, lowest to highest, and their mean:
 
 # %%
 nb.plot_heads(n_heads=4, scale=nb.SHARP_SCALE)
@@ -259,54 +428,29 @@ nb.plot_heads(n_heads=4, scale=nb.SHARP_SCALE)
 # %% [markdown]
 # Choose the number of **heads** (only divisors of $d_{\text{model}} = 16$) and the factor on
 # the initial $W_q, W_k, W_v$ (**W_q, W_k, W_v ×**; 1 is `nn.Linear`'s default initialisation,
-# as our class uses). Four things to see, the first three in the table above: at factor 1 every map is flat, whatever the number
+# as our class uses). What the table shows: at factor 1 every map is flat, whatever the number
 # of heads; at factor 8, narrower heads differ more from one another (for seed 0, 2 heads range
 # from 0.81 to 0.94 nats, 16 heads from 0.57 to 1.40); *on average* over five seeds, with this
 # initialisation, the sharpness changes little up to 4 heads and falls a little at 8 and 16
 # (0.92 to 1.11 nats), while with `nn.MultiheadAttention`'s initialisation the maps are sharper
-# and blur steadily as heads multiply (0.52 to 0.89 nats): how sharp untrained heads are
-# depends on the initialisation, not only on their number; and, as printed above, the
-# parameters stay at 1088.
+# and blur steadily as heads multiply (0.52 to 0.89 nats). How sharp untrained heads are depends
+# on the initialisation, not only on their number.
 
 # %%
 nb.explore_heads()
 
 # %% [markdown]
-# ## Attention has no sense of order
+# ### The clocks' wavelengths
 #
-# Shuffle the tokens of a sequence with a permutation $P$. Self-attention computes the same
-# scores between the same pairs, just in shuffled rows and columns, so its output is the
-# shuffled output: $\mathrm{MHA}(Px) = P\,\mathrm{MHA}(x)$ (it is *permutation-equivariant*).
-# "the cat sat on the mat" and "the mat sat on the cat" give the same vectors, reordered. We
-# test it on a random sequence of 10 tokens:
-
-# %%
-layer = ours  # the layer copied from PyTorch above
-x = torch.randn(1, 10, 16, generator=generator)  # (B=1, L=10, d_model=16)
-perm = torch.randperm(10, generator=generator)
-gap_plain = positions.permutation_gap(layer, x, perm)
-print(f"permutation {perm.tolist()}")
-print(f"without positions: max |MHA(Px) - P MHA(x)| {helpers.within_rounding(gap_plain)}")
-
-# %% [markdown]
-# The difference is float32 rounding error (below $10^{-6}$; its last digits depend on your CPU, so the
-# cell prints the bound and checks it): the layer cannot see order at all.
+# How slow the slowest clock is, read off the encoding itself.
 #
-# ## Sinusoidal positional encoding
-#
-# The fix is to add to each *slot* $p$ a vector that depends only on $p$:
-#
-# $$PE_{p,\,2i} = \sin\!\left(\frac{p}{10000^{2i/d_{\text{model}}}}\right), \qquad
-# PE_{p,\,2i+1} = \cos\!\left(\frac{p}{10000^{2i/d_{\text{model}}}}\right).$$
-#
-# Each pair of dimensions $(2i, 2i+1)$ is a clock that turns at its own speed,
-# $\omega_i = 10000^{-2i/d_{\text{model}}}$ radians per position, so one turn takes
+# Pair $i$ turns $\omega_i$ radians per position, so one turn takes
 # $\lambda_i = 2\pi \cdot 10000^{2i/d_{\text{model}}}$ positions: $2\pi \approx 6$ for the first
 # pair, and for the last, $i = d_{\text{model}}/2 - 1$,
 # $2\pi \cdot 10000^{(d_{\text{model}} - 2)/d_{\text{model}}}$, short of $2\pi \cdot 10000$
 # (that would be $i = d_{\text{model}}/2$, a pair that does not exist). We read the turn per
-# position off the encoding itself (the angle of each pair at position 1, since position 0 is
-# at angle 0) and compare with the formula, for this notebook's two widths:
+# position off the encoding (the angle of each pair at position 1, since position 0 is at angle
+# 0) and compare with the formula, for this notebook's two widths:
 
 # %%
 for d in (16, 64):
@@ -320,17 +464,13 @@ for d in (16, 64):
 
 # %% [markdown]
 # The slowest clock turns once every 47,117 positions at $d_{\text{model}} = 64$ and 19,869 at
-# $d_{\text{model}} = 16$: three quarters and a third of $2\pi \cdot 10000 = 62,832$. Left, the
-# encoding for 64 positions and $d_{\text{model}} = 64$; right, how similar two positions'
-# encodings are:
-
-# %%
-nb.plot_encoding(T=64, d_model=64)
-
-# %% [markdown]
-# Nearby positions have similar encodings, and the similarity falls off with distance along
-# bands parallel to the diagonal: it depends on the offset $p - q$, not on $p$ itself. That is
-# exact: $PE_{p+k} = M_k\, PE_p$, where $M_k$ rotates each pair $i$ by the angle $k\,\omega_i$
+# $d_{\text{model}} = 16$: three quarters and a third of $2\pi \cdot 10000 = 62,832$.
+#
+# ### A shift is a rotation
+#
+# Why the similarity of two positions depends only on their offset.
+#
+# $PE_{p+k} = M_k\, PE_p$, where $M_k$ rotates each pair $i$ by the angle $k\,\omega_i$
 # (`positions.shift_matrix`, a $2 \times 2$ rotation per pair) and depends only on $k$:
 
 # %%
@@ -359,93 +499,27 @@ for offset in (1, 5, 20):
     )
 
 # %% [markdown]
-# Now add the encoding to the slots *after* shuffling the tokens (a word moved to slot 3 gets
-# slot 3's encoding) and repeat the test:
-
-# %%
-pe = helpers.sinusoidal_positional_encoding(10, 16)  # (10, 16)
-gap_pe = positions.permutation_gap(layer, x, perm, pe=pe)
-gap_causal = positions.permutation_gap(layer, x, perm, mask=helpers.causal_mask(10))
-size = layer(x + pe)[0].abs().max().item()
-print(f"with sinusoidal encoding: max |MHA(Px + PE) - P MHA(x + PE)| = {gap_pe:.2f}")
-print(f"causal mask, no encoding: max |MHA(Px) - P MHA(x)|           = {gap_causal:.2f}")
-print(f"for scale, the output itself:  max |MHA(x + PE)|             = {size:.2f}")
-assert gap_pe > 1e5 * 1e-6 and gap_pe > 1e4 * gap_plain  # far above rounding
-
-# %% [markdown]
-# With the encoding, shuffling the words changes the output by an amount comparable to the
-# output's own entries (compare the first and the last line printed above), over $10^5$ times
-# the rounding bound of the test without positions: the layer now sees order. The second
-# line shows that a **causal mask** also breaks the symmetry, since position $t$ sees a
-# different set of tokens than position $t+1$; decoder-only language models trained without
-# any positional encoding do learn positional information (Haviv et al. 2022), which the authors
-# attribute to the causal mask.
+# ## Further reading
 #
-# ## Verdict
-#
-# **C6 is true without a causal mask.** Without positional information, self-attention is permutation-equivariant,
-# exactly up to float rounding (below $10^{-6}$ here): "the cat sat on the mat" and "the mat sat on
-# the cat" look the same to it. Adding the sinusoidal encoding to the inputs makes the output
-# depend on order. Two nuances: the sinusoidal encoding is one choice among several (learned
-# embeddings, relative positions, rotary encodings and ALiBi are common today), and a causal
-# mask alone already breaks the symmetry.
-#
-# ## Summary
-#
-# * Multi-head attention: project once, split $d_{\text{model}}$ into $h$ contiguous blocks of
-#   $d_k = d_{\text{model}}/h$, attend in each with scale $1/\sqrt{d_k}$, merge, project by
-#   $W_o$. It matches `nn.MultiheadAttention`, whose `in_proj_weight` is $[W_q; W_k; W_v]$.
-# * Traps: `batch_first=False` by default; `need_weights=True` averages the heads unless
-#   `average_attn_weights=False`; the boolean `attn_mask` means *may not attend*.
-# * More heads: more, narrower maps, the same $4 d_{\text{model}}^2 + 4 d_{\text{model}}$
-#   parameters.
-# * Without positions, $\mathrm{MHA}(Px) = P\,\mathrm{MHA}(x)$; sinusoidal encodings (or a
-#   causal mask) break that symmetry.
-# * Pair $i$ of the sinusoidal encoding turns $10000^{-2i/d_{\text{model}}}$ radians per position:
-#   wavelengths from $2\pi$ to $2\pi \cdot 10000^{(d_{\text{model}}-2)/d_{\text{model}}}$, and
-#   $PE_{p+k}$ is $PE_p$ rotated pair by pair, by angles that depend only on $k$.
-#
-# ## Exercises
-#
-# **1. Split into heads.** Complete `my_split_heads`: it takes `x` of shape
-# $(B, L, d_{\text{model}})$ and returns $(B, h, L, d_{\text{model}}/h)$, head $i$ (counting from 0,
-# as the code does) holding columns $i\,d_k$ to $(i+1)\,d_k - 1$ (the layout of `nn.MultiheadAttention`).
-
-
-# %%
-def my_split_heads(x, n_heads):
-    """(B, L, d_model) -> (B, n_heads, L, d_model // n_heads)."""
-    raise NotImplementedError
-
-
-helpers.check("split_heads", my_split_heads)
-
-# %% [markdown]
-# **2. Count parameters.** How many parameters does `nn.MultiheadAttention(64, 8)` have
-# (with its default biases)? Work it out, then check it with `nb.parameter_count`.
-
-# %%
-answer = None
-helpers.check("mha_parameter_count", answer)
-
-# %% [markdown]
-# **3. A shift is a rotation.** Complete `my_shift_rotation`: the $2 \times 2$ matrix $R$ with
-# $\begin{pmatrix} PE_{p+k,\,2i} \\ PE_{p+k,\,2i+1} \end{pmatrix} = R
-# \begin{pmatrix} PE_{p,\,2i} \\ PE_{p,\,2i+1} \end{pmatrix}$ for every position $p$, as a
-# float32 tensor. (Pair $i$ turns by $\omega_i = 10000^{-2i/d_{\text{model}}}$ radians per
-# position; expand $\sin(x + a)$ and $\cos(x + a)$.) The check tries several $k$, $i$ at
-# $d_{\text{model}} = 16$.
-
-
-# %%
-def my_shift_rotation(k, i, d_model):
-    """(2, 2) float32 R: [PE[p+k, 2i], PE[p+k, 2i+1]] = R @ [PE[p, 2i], PE[p, 2i+1]] for every p."""
-    raise NotImplementedError
-
-
-helpers.check("shift_rotation", my_shift_rotation)
-
-# %% [markdown]
-# `helpers.solution("split_heads")` prints a reference solution, when you want it.
+# * Vaswani, A., Shazeer, N., Parmar, N., Uszkoreit, J., Jones, L., Gomez, A. N., Kaiser, Ł. &
+#   Polosukhin, I. (2017). Attention is all you need. *NeurIPS 30*. arXiv:1706.03762. (Multi-head
+#   attention, section 3.2.2; the sinusoidal encoding, section 3.5.)
+# * Clark, K., Khandelwal, U., Levy, O. & Manning, C. D. (2019). What does BERT look at? An
+#   analysis of BERT's attention. *BlackboxNLP*. arXiv:1906.04341. (Heads for the previous token
+#   and for syntactic relations.)
+# * Voita, E., Talbot, D., Moiseev, F., Sennrich, R. & Titov, I. (2019). Analyzing multi-head
+#   self-attention: specialized heads do the heavy lifting, the rest can be pruned. *ACL*.
+#   arXiv:1905.09418.
+# * Michel, P., Levy, O. & Neubig, G. (2019). Are sixteen heads really better than one?
+#   *NeurIPS*. arXiv:1905.10650. (Many trained heads can be removed at test time.)
+# * Shaw, P., Uszkoreit, J. & Vaswani, A. (2018). Self-attention with relative position
+#   representations. *NAACL*. arXiv:1803.02155.
+# * Su, J., Lu, Y., Pan, S., Murtadha, A., Wen, B. & Liu, Y. (2021). RoFormer: enhanced
+#   Transformer with rotary position embedding. arXiv:2104.09864.
+# * Press, O., Smith, N. A. & Lewis, M. (2022). Train short, test long: attention with linear
+#   biases enables input length extrapolation. *ICLR*. arXiv:2108.12409. (ALiBi.)
+# * Haviv, A., Ram, O., Press, O., Izsak, P. & Levy, O. (2022). Transformer language models
+#   without positional encodings still learn positional information. *Findings of EMNLP*.
+#   arXiv:2203.16634.
 #
 # Next: [06 · Parallelism and cost, measured](06_parallelism_cost.ipynb).

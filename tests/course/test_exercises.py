@@ -185,6 +185,7 @@ WRONG = {  # exercise -> {what the mistake is: a plausible wrong answer}
         "per head": 16640 // 8,
         "not whole": 16640.5,
     },
+    "one_head_limit": {"half": 0.5, "all of it": 1, "none": 0, "a quarter": 0.25, "read at 12": 0.32},
     "linear_rnn_jacobian": {
         "W.T ** T": lambda W, T: W.T**T,
         "elementwise power": lambda W, T: W**T,

@@ -61,6 +61,11 @@ HINTS = {
         "más adelante gira omega_i * k; desarrolla sin(a + b) y cos(a + b). "
         "Devuelve un tensor float32 de forma (2, 2)."
     ),
+    "one_head_limit": (
+        "cuando las entradas de W_q crecen, una sola softmax da todo su peso, a partes iguales, a las "
+        "claves con la puntuación más alta. Con una sola cabeza, la puntuación de una clave es la de la "
+        'palabra anterior más la gramatical: ¿qué claves de "on" puntúan más alto, y cuántas son?'
+    ),
     "mha_parameter_count": "in_proj es (3 d, d) más 3 d sesgos; out_proj es (d, d) más d sesgos.",
     "rnn_flops": "cada uno de los N pasos hace dos matmul (B, d) x (d, d); una cuesta 2 B d^2.",
     "attention_flops": (

@@ -57,6 +57,11 @@ HINTS = {
         "omega_i * k dopo k posizioni; sviluppa sin(a + b) e cos(a + b). "
         "Restituisci un tensore float32 (2, 2)."
     ),
+    "one_head_limit": (
+        "quando i valori di W_q crescono, una sola softmax dà tutto il suo peso alle chiavi con il "
+        "punteggio più alto, in parti uguali. Con una sola testa il punteggio è quello della parola "
+        'precedente più quello grammaticale: quali chiavi di "on" hanno il punteggio più alto, e quante sono?'
+    ),
     "mha_parameter_count": "in_proj è (3 d, d) più 3 d bias; out_proj è (d, d) più d bias.",
     "rnn_flops": "ciascuno degli N passi fa due matmul (B, d) x (d, d); una costa 2 B d^2.",
     "attention_flops": (
