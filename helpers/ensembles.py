@@ -10,7 +10,9 @@ import torch.nn.functional as F
 from torch import nn
 
 from .attention import scaled_dot_product_attention
+from .lstm import lstm_cell_step
 from .positions import sinusoidal_positional_encoding
+from .rnn import input_projection, tanh_step
 from .tasks import VOCAB, first_token_recall
 
 KINDS = ("tanh RNN", "LSTM", "LSTM, forget bias +3", "attention + positions", "attention, no positions")
@@ -73,11 +75,10 @@ class RNNEnsemble(_Ensemble):
 
     def forward(self, x: torch.Tensor, delay: int | None = None) -> torch.Tensor:
         """x (B, L) tokens -> logits (M, B, V), read out at t = delay (default: self.delay)."""
-        U = self.embed(x, delay) @ self.W_xh.transpose(1, 2)[:, None] + self.b[:, None]  # (M, B, T+1, d)
+        U = input_projection(self.embed(x, delay), self.W_xh[:, None], self.b[:, None])  # (M, B, T+1, d)
         h = torch.zeros_like(U[:, :, 0])  # (M, B, d)
-        W_hh_T = self.W_hh.transpose(1, 2)  # (M, d, d)
         for u_t in U.unbind(dim=2):  # sequential in t
-            h = torch.tanh(torch.baddbmm(u_t, h, W_hh_T))  # u_t + h W_hh^T, (M, B, d)
+            h = tanh_step(u_t, h, self.W_hh)  # tanh(u_t + h W_hh^T), (M, B, d)
         return self.read_out(h)  # (M, B, V)
 
 
@@ -99,13 +100,10 @@ class LSTMEnsemble(_Ensemble):
 
     def forward(self, x: torch.Tensor, delay: int | None = None) -> torch.Tensor:
         """x (B, L) tokens -> logits (M, B, V), read out at t = delay (default: self.delay)."""
-        U = self.embed(x, delay) @ self.W_ih.transpose(1, 2)[:, None] + self.b[:, None]  # (M, B, T+1, 4d)
+        U = input_projection(self.embed(x, delay), self.W_ih[:, None], self.b[:, None])  # (M, B, T+1, 4d)
         h = c = U.new_zeros(U.shape[0], U.shape[1], self.W_hh.shape[2])  # (M, B, d)
-        W_hh_T = self.W_hh.transpose(1, 2)  # (M, d, 4d)
         for u_t in U.unbind(dim=2):  # sequential in t
-            zi, zf, zg, zo = torch.baddbmm(u_t, h, W_hh_T).chunk(4, dim=-1)  # u_t + h W_hh^T
-            c = torch.addcmul(zf.sigmoid() * c, zi.sigmoid(), zg.tanh())  # f*c + i*g, (M, B, d)
-            h = zo.sigmoid() * c.tanh()  # (M, B, d)
+            h, c, _ = lstm_cell_step(u_t, h, c, self.W_hh)  # (M, B, d) each
         return self.read_out(h)  # (M, B, V)
 
 

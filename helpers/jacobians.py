@@ -6,7 +6,9 @@ import numpy as np
 import torch
 
 from .checks import require_positive_int, require_square, require_tensor
+from .lstm import forward_mode
 from .measure import one_thread
+from .rnn import input_projection, pre_activation, tanh_step
 
 NONLINEARITIES = ("tanh", "linear")
 LOG_FLOAT64_MAX = math.log(torch.finfo(torch.float64).max)  # 709.78: e^this is the largest float64
@@ -27,9 +29,9 @@ def hidden_states(
     drive = torch.zeros(T, d, dtype=torch.float64) if x is None else x.double() @ W_xh.double().T
     h = torch.zeros(d, dtype=torch.float64) if h0 is None else h0.double()
     hs = []
+    step = tanh_step if nonlinearity == "tanh" else pre_activation  # phi = tanh, or the identity
     for k in range(T):
-        a = W @ h + drive[k]  # (d,)
-        h = torch.tanh(a) if nonlinearity == "tanh" else a
+        h = step(drive[k], h, W)  # (d,): phi(W_hh h_{k-1} + W_xh x_k)
         hs.append(h)
     return torch.stack(hs)  # (T, d)
 
@@ -199,66 +201,30 @@ def lstm_gradient_norms(
     inf (or 0), never NaN.
     """
     require_tensor(x, "x")
-    if x.dim() != 2 or x.shape[1] != W_ih.shape[1]:
-        raise ValueError(f"x must have shape (T, d_in) with d_in = {W_ih.shape[1]}, got {tuple(x.shape)}")
+    if x.dim() != 2 or x.shape[1] != W_ih.shape[1] or x.shape[0] < 1:
+        raise ValueError(
+            f"x must have shape (T, d_in) with T >= 1 and d_in = {W_ih.shape[1]}, got {tuple(x.shape)}"
+        )
     require_positive_int(every, "every")
-    with one_thread():
-        logs, kept, cells = _accumulate(
-            *(t.detach().double().numpy() for t in (W_ih, W_hh, b, x)), every=every
-        )
-        spectral = (
-            torch.linalg.matrix_norm(torch.from_numpy(np.stack(kept)), ord=2).numpy() if kept else np.ones(0)
-        )  # one batched SVD
-    with np.errstate(divide="ignore", over="ignore"):
-        norms = _exp_or_inf(np.array(logs) + np.log(spectral))
-        cell = _exp_or_inf(np.array(cells))
-    count = -(-x.shape[0] // every)  # how many k were asked for
-    pad = lambda v: torch.cat([torch.from_numpy(v), torch.zeros(count - len(v), dtype=torch.float64)])
-    return pad(norms), pad(cell)
-
-
-def _accumulate(W_ih, W_hh, b, x, every: int):
-    """Forward accumulation, in NumPy (small arrays: little overhead per step).
-
-    Q_k = dc_k/dc_0 and A_k = dh_k/dc_0 are pushed through each step's Jacobian, kept
-    Frobenius-normalised, their scale tracked as a logarithm. Returns, at every `every`-th k,
-    log scale, normalised Q_k, and log max_j prod_{t<=k} f_t[j].
-    """
     T, d = x.shape[0], W_hh.shape[1]
-    U = x @ W_ih.T + b  # (T, 4d): input drive, all t at once
-    W_hh_t = torch.from_numpy(W_hh)  # the big matmul in torch (one thread)
-    h, c = np.zeros(d), np.zeros(d)
-    A, Q = np.zeros((d, d)), np.eye(d)  # dh_0/dc_0 = 0, dc_0/dc_0 = I
-    log_scale, log_cell = 0.0, np.zeros(d)  # log prod_t f_t, per unit
-    logs, kept, cells = [], [], []
-    for k in range(T):
-        z = U[k] + W_hh @ h  # (4d,): gates i, f, g, o
-        i, f, o = _sigmoid(z[:d]), _sigmoid(z[d : 2 * d]), _sigmoid(z[3 * d :])
-        g = np.tanh(z[2 * d : 3 * d])
-        c_prev, c = c, f * c + i * g  # c_k = f*c_{k-1} + i*g
-        tc = np.tanh(c)
-        h = o * tc  # h_k = o*tanh(c_k)
-        dz = (W_hh_t @ torch.from_numpy(A)).numpy()  # (4d, d): how the gates move
-        Q = (
-            f[:, None] * Q  # the cell path: diag(f_k)
-            + (c_prev * f * (1 - f))[:, None] * dz[d : 2 * d]  # ... plus paths through h_{k-1}
-            + (g * i * (1 - i))[:, None] * dz[:d]
-            + (i * (1 - g**2))[:, None] * dz[2 * d : 3 * d]
-        )
-        A = (tc * o * (1 - o))[:, None] * dz[3 * d :] + (o * (1 - tc**2))[:, None] * Q
-        log_cell += np.log(f)
-        n = math.sqrt(float(np.einsum("ij,ij->", Q, Q)))  # Frobenius norm: cheap
-        if n == 0.0 or not math.isfinite(n):
-            break
-        log_scale += math.log(n)
-        Q, A = Q / n, A / n
-        if (k + 1) % every == 0 or k + 1 == T:
-            logs.append(log_scale), kept.append(Q), cells.append(log_cell.max())
-    return logs, kept, cells
-
-
-def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 0.5 * (1 + np.tanh(0.5 * z))  # = 1/(1+e^-z), never overflows
+    W_ih, W_hh, b, x = (t.detach().double() for t in (W_ih, W_hh, b, x))
+    logs, kept, log_cell, cells = [], [], torch.zeros(d, dtype=torch.float64), []
+    with one_thread():
+        start = (
+            torch.zeros(1, d, d, dtype=torch.float64),
+            torch.eye(d, dtype=torch.float64)[None],
+        )  # dh_0, dc_0
+        steps = forward_mode(input_projection(x, W_ih, b)[None], W_hh[None], start)  # one LSTM, d directions
+        for k, (log_scale, (_, dc), f) in enumerate(steps):  # dc: (dc_k/dc_0)^T, rescaled
+            log_cell = log_cell + f[0, 0].log()  # log prod_{t<=k} f_t, per unit
+            if (k + 1) % every == 0 or k + 1 == T:
+                logs.append(log_scale[0]), kept.append(dc[0]), cells.append(log_cell.max())
+        spectral = torch.linalg.matrix_norm(torch.stack(kept), ord=2)  # one batched SVD
+    norms, cell = (
+        torch.from_numpy(_exp_or_inf(t.numpy()))
+        for t in (torch.stack(logs) + spectral.log(), torch.stack(cells))
+    )
+    return norms, cell
 
 
 def _exp_or_inf(log_values: np.ndarray) -> np.ndarray:

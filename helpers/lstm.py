@@ -11,6 +11,7 @@ import torch
 
 from .checks import require_last_dim, require_positive_int, require_tensor
 from .measure import one_thread
+from .rnn import input_projection, pre_activation, tanh_tangent_step
 
 
 class LSTMGates(NamedTuple):
@@ -43,12 +44,49 @@ def lstm_step(
             f"W_ih has {W_ih.shape[0]} rows; it must stack 4 gates of "
             f"size d_h={h_prev.shape[-1]}, i.e. {4 * h_prev.shape[-1]} rows"
         )
-    z = x_t @ W_ih.T + h_prev @ W_hh.T + b  # (B, 4 d_h)
-    zi, zf, zg, zo = z.chunk(4, dim=-1)  # each (B, d_h)
+    return lstm_cell_step(input_projection(x_t, W_ih, b), h_prev, c_prev, W_hh)
+
+
+def lstm_cell_step(
+    u_t: torch.Tensor, h_prev: torch.Tensor, c_prev: torch.Tensor, W_hh: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, LSTMGates]:
+    """The LSTM's step given its drive u_t = x_t W_ih^T + b: z = u_t + h_prev W_hh^T, gates
+    i, f, g, o = sigmoid, sigmoid, tanh, sigmoid of z's four slices, c_t = f*c_prev + i*g, h_t = o*tanh(c_t).
+
+    The one definition: lstm_step, lstm_sequence, the forward-mode derivative (lstm_tangent_step), the
+    ensembles and the notebooks' helpers all step through it. Rows are batch items (helpers.rnn's
+    convention): u_t (..., 4 d_h), h_prev and c_prev (..., d_h), W_hh (4 d_h, d_h) or (..., 4 d_h, d_h).
+    Returns h_t, c_t (..., d_h) and the gates.
+    """
+    zi, zf, zg, zo = pre_activation(u_t, h_prev, W_hh).chunk(4, dim=-1)  # each (..., d_h)
     gates = LSTMGates(zi.sigmoid(), zf.sigmoid(), zg.tanh(), zo.sigmoid())
-    c_t = gates.f * c_prev + gates.i * gates.g  # (B, d_h)
-    h_t = gates.o * torch.tanh(c_t)  # (B, d_h)
+    c_t = gates.f * c_prev + gates.i * gates.g  # (..., d_h)
+    h_t = gates.o * torch.tanh(c_t)  # (..., d_h)
     return h_t, c_t, gates
+
+
+def lstm_tangent_step(
+    u_t: torch.Tensor,
+    h_prev: torch.Tensor,
+    c_prev: torch.Tensor,
+    W_hh: torch.Tensor,
+    dh_prev: torch.Tensor,
+    dc_prev: torch.Tensor,
+    du_t: torch.Tensor | float = 0.0,
+) -> tuple[tuple[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor], torch.Tensor]:
+    """lstm_cell_step and its forward-mode derivative: ((h_t, c_t), (dh_t, dc_t), f_t).
+
+    dh_prev, dc_prev (..., n, d_h) and du_t (..., n, 4 d_h) hold n directions, one per row, beside
+    the states h_prev, c_prev (..., 1, d_h). dz = du_t + dh_prev W_hh^T moves the gates;
+    dc_t = f dc_prev (the cell path) + g i(1-i) dz_i + c_prev f(1-f) dz_f + i(1-g^2) dz_g,
+    dh_t = tanh(c_t) o(1-o) dz_o + o (1 - tanh^2 c_t) dc_t.
+    """
+    h, c, (i, f, g, o) = lstm_cell_step(u_t, h_prev, c_prev, W_hh)
+    dzi, dzf, dzg, dzo = pre_activation(du_t, dh_prev, W_hh).chunk(4, dim=-1)  # each (..., n, d_h)
+    dc = f * dc_prev + g * i * (1 - i) * dzi + c_prev * f * (1 - f) * dzf + i * (1 - g**2) * dzg
+    tc = c.tanh()
+    dh = tc * o * (1 - o) * dzo + o * (1 - tc**2) * dc
+    return (h, c), (dh, dc), f
 
 
 def lstm_weights(cell: torch.nn.LSTMCell) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -119,11 +157,12 @@ def input_gradient_norms(cells, x: torch.Tensor, every: int = 1, with_cell_path:
     `cells`: M torch LSTMCells, or M tanh RNNCells, all of one size, each run from h_0 = c_0 = 0
     over x (T, d_in) (the same inputs for all) or x (M, T, d_in) (one sequence each).
     Forward accumulation, as forward-mode autograd does it: the derivative of the state with
-    respect to x_1, a (d, d_in) matrix, is pushed through each step's derivative, kept
-    normalised, its scale tracked as a logarithm. Exact up to float64 range; beyond it an
-    entry is 0 (or inf), never NaN. With `with_cell_path` (LSTMs only), also returns the cell
-    path alone at the same k, max_j prod_{2<=t<=k} f_t[j], (M, n): x_1 enters c_1 through i_1 g_1,
-    then each later step multiplies by f_t (f_1 multiplies c_0, which is not on x_1's path).
+    respect to x_1 (d_in directions, one row of d numbers each) is pushed through each step's
+    derivative (forward_mode), kept normalised, its scale tracked as a logarithm. Exact up to
+    float64 range; beyond it an entry is 0 (or inf), never NaN. With `with_cell_path` (LSTMs
+    only), also returns the cell path alone at the same k, max_j prod_{2<=t<=k} f_t[j], (M, n):
+    x_1 enters c_1 through i_1 g_1, then each later step multiplies by f_t (f_1 multiplies c_0,
+    which is not on x_1's path).
     """
     cells = list(cells)
     lstm = _cell_kind(cells) == "lstm"
@@ -146,24 +185,16 @@ def input_gradient_norms(cells, x: torch.Tensor, every: int = 1, with_cell_path:
             lambda c: c.bias_ih.double() + c.bias_hh.double(),
         )
     )  # (M, G d, d_in), (M, G d, d), (M, G d): G = 4 gates (LSTM) or 1 (RNN)
-    step = _lstm_tangent_step if lstm else _rnn_tangent_step
-    T, d, n_states = x.shape[1], cells[0].hidden_size, 2 if lstm else 1
     with one_thread():
-        U = x.double() @ W_ih.transpose(1, 2) + b[:, None]  # (M, T, G d): the input drive, all t at once
-        state = (torch.zeros(M, d, dtype=torch.float64),) * n_states  # h_0 (and c_0) = 0
-        tangent = (torch.zeros(M, d, d_in, dtype=torch.float64),) * n_states  # dh_0/dx_1 (and dc_0/dx_1) = 0
-        log_scale, log_f = torch.zeros(M, dtype=torch.float64), torch.zeros(M, d, dtype=torch.float64)
-        logs, cells_log = [], []
-        for k in range(T):  # sequential, like the cell
-            z = U[:, k] + (W_hh @ state[0][..., None])[..., 0]  # (M, G d): pre-activations
-            dz = W_ih if k == 0 else W_hh @ tangent[0]  # (M, G d, d_in): dz_k/dx_1 (x_k, k > 1, fixed)
-            state, tangent, f = step(z, dz, state, tangent)
-            size = sum(t.square().sum(dim=(1, 2)) for t in tangent).sqrt()  # (M,), Frobenius
-            log_scale = log_scale + size.log()  # -inf once a tangent is exactly 0
-            tangent = tuple(t / torch.where(size > 0, size, 1.0)[:, None, None] for t in tangent)
+        U = input_projection(x.double(), W_ih, b[:, None])  # (M, T, G d): the drive, all t at once
+        du_1 = W_ih.mT  # (M, d_in, G d): dx_1 W_ih^T for the d_in directions (rows) of x_1
+        zero = torch.zeros(M, d_in, cells[0].hidden_size, dtype=torch.float64)  # dh_0 (and dc_0) = 0
+        log_f, logs, cells_log = torch.zeros_like(zero[:, 0]), [], []
+        steps = forward_mode(U, W_hh, (zero, zero) if lstm else (zero,), du_1)
+        for k, (log_scale, tangent, f) in enumerate(steps):  # sequential, like the cell
             if with_cell_path and k > 0:
-                log_f = log_f + f.log()  # log f_2 ... f_(k+1), per unit: f_1 scales c_0, off x_1's path
-            if (k + 1) % every == 0 or k + 1 == T:
+                log_f = log_f + f[:, 0].log()  # log f_2 ... f_(k+1), per unit: f_1 scales c_0, off x_1's path
+            if (k + 1) % every == 0 or k + 1 == x.shape[1]:
                 logs.append(log_scale + torch.linalg.matrix_norm(tangent[0]).log())  # log ||dh_k/dx_1||_F
                 cells_log.append(log_f.max(dim=1).values)
     norms = _exp_or_inf(torch.stack(logs, dim=1))  # (M, n)
@@ -190,22 +221,27 @@ def _cell_kind(cells: list) -> str:
     return "lstm" if kinds == {torch.nn.LSTMCell} else "rnn"
 
 
-def _rnn_tangent_step(z, dz, state, tangent):
-    """h_k = tanh(z_k) and its derivative dh_k = diag(1 - h_k^2) dz_k, (M, d, d_in); no forget gate."""
-    h = z.tanh()  # (M, d)
-    return (h,), ((1 - h**2)[..., None] * dz,), None
+def forward_mode(U: torch.Tensor, W_hh: torch.Tensor, tangent: tuple, du_1: torch.Tensor | float = 0.0):
+    """Forward accumulation through M tanh RNNs (one tangent, dh) or M LSTMs (two, dh and dc), float64.
 
-
-def _lstm_tangent_step(z, dz, state, tangent):
-    """One LSTM step (gates i, f, g, o) and its derivative: dh_k and dc_k, each (M, d, d_in); and f_k."""
-    (_, c_prev), (_, dc_prev) = state, tangent
-    zi, zf, zg, zo = z.chunk(4, dim=-1)  # each (M, d)
-    i, f, g, o = zi.sigmoid(), zf.sigmoid(), zg.tanh(), zo.sigmoid()
-    c = f * c_prev + i * g
-    tc, d = c.tanh(), c.shape[-1]
-    # dc_k = diag(f_k) dc_{k-1} (the cell path) + how the gates i, f, g move: one product for the three
-    slopes = torch.cat([g * i * (1 - i), c_prev * f * (1 - f), i * (1 - g**2)], dim=-1)  # (M, 3d)
-    moved = (slopes[..., None] * dz[:, : 3 * d]).unflatten(1, (3, -1)).sum(dim=1)  # (M, d, d_in)
-    dc = f[..., None] * dc_prev + moved
-    dh = (tc * o * (1 - o))[..., None] * dz[:, 3 * d :] + (o * (1 - tc**2))[..., None] * dc
-    return (o * tc, c), (dh, dc), f
+    U (M, T, G d) the drives, W_hh (M, G d, d); `tangent` the derivatives of h_0 (and c_0) in n
+    directions, each (M, n, d); du_1 (M, n, G d) the derivative of the first drive (later drives are
+    fixed). The states start at 0. Each step is tanh_tangent_step or lstm_tangent_step; then the
+    tangents are rescaled together to Frobenius norm 1, their scale tracked as a logarithm (exact up
+    to float64 range; -inf once they are exactly 0). Yields, at every k = 1..T, (log scale (M,),
+    the rescaled tangents, f_k (M, 1, d) or None for an RNN).
+    """
+    M, d = U.shape[0], W_hh.shape[-1]
+    state = (U.new_zeros(M, 1, d),) * len(tangent)  # h_0 (and c_0) = 0, one row each
+    log_scale = U.new_zeros(M)
+    for k in range(U.shape[1]):  # sequential, like the cell
+        u, du = U[:, k, None], du_1 if k == 0 else 0.0  # (M, 1, G d)
+        if len(tangent) == 2:
+            state, tangent, f = lstm_tangent_step(u, *state, W_hh, *tangent, du)
+        else:
+            h, dh = tanh_tangent_step(u, state[0], W_hh, tangent[0], du)
+            state, tangent, f = (h,), (dh,), None
+        size = sum(t.square().sum(dim=(1, 2)) for t in tangent).sqrt()  # (M,), Frobenius
+        log_scale = log_scale + size.log()  # -inf once a tangent is exactly 0
+        tangent = tuple(t / torch.where(size > 0, size, 1.0)[:, None, None] for t in tangent)
+        yield log_scale, tangent, f

@@ -9,22 +9,64 @@ import torch
 
 from .checks import require_last_dim, require_tensor
 
+# One convention for every recurrence in the course: rows are batch items (batch first), and a state
+# meets its weights as h @ W.T, as torch.nn.RNNCell and nn.LSTMCell compute it. The maths' column form
+# W_hh h_{t-1} is the same number. A leading axis on W_hh (an ensemble of M models) broadcasts.
+
+
+def pre_activation(u_t: torch.Tensor, h_prev: torch.Tensor, W_hh: torch.Tensor) -> torch.Tensor:
+    """z_t = u_t + h_{t-1} W_hh^T: the drive u_t = x_t W_xh^T + b plus what the last state adds.
+
+    h_prev (..., d_h), W_hh (G d_h, d_h) or (..., G d_h, d_h), u_t (..., G d_h) -> (..., G d_h); G = 1
+    for the tanh RNN, 4 for the LSTM's stacked gates. Linear in (u_t, h_prev): applied to their
+    derivatives it gives the derivative of z_t (the forward-mode steps use it so)."""
+    return u_t + h_prev @ W_hh.mT
+
+
+def tanh_step(u_t: torch.Tensor, h_prev: torch.Tensor, W_hh: torch.Tensor) -> torch.Tensor:
+    """The tanh RNN's step, h_t = tanh(u_t + h_{t-1} W_hh^T), given its drive u_t = x_t W_xh^T + b.
+
+    The one definition: rnn_step, rnn_chain, rnn_newton, the Jacobian helpers, the ensembles and the
+    notebooks' helpers all step through it. Shapes as in pre_activation, with G = 1.
+    """
+    return torch.tanh(pre_activation(u_t, h_prev, W_hh))
+
+
+def tanh_tangent_step(
+    u_t: torch.Tensor,
+    h_prev: torch.Tensor,
+    W_hh: torch.Tensor,
+    dh_prev: torch.Tensor,
+    du_t: torch.Tensor | float = 0.0,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """tanh_step and its forward-mode derivative: h_t, and dh_t = (du_t + dh_{t-1} W_hh^T) * (1 - h_t^2).
+
+    dh_prev (..., n, d_h) and du_t (..., n, d_h) hold n directions, one per row, beside h_prev (..., 1, d_h).
+    """
+    h = tanh_step(u_t, h_prev, W_hh)
+    return h, pre_activation(du_t, dh_prev, W_hh) * (1 - h**2)
+
 
 def rnn_step(
     x_t: torch.Tensor, h_prev: torch.Tensor, W_xh: torch.Tensor, W_hh: torch.Tensor, b: torch.Tensor
 ) -> torch.Tensor:
-    """One step: h_t = tanh(x_t W_xh^T + h_prev W_hh^T + b).
+    """One step: h_t = tanh(x_t W_xh^T + h_prev W_hh^T + b). In code (tanh_step runs it):
+
+        h_t = torch.tanh(x_t @ W_xh.T + h_prev @ W_hh.T + b)
 
     x_t (B, d_in), h_prev (B, d_h), W_xh (d_h, d_in), W_hh (d_h, d_h), b (d_h,) -> (B, d_h).
+    Equals torch.nn.RNNCell with b = b_ih + b_hh.
     """
     require_last_dim(x_t, W_xh.shape[1], "x_t", f"W_xh of shape {tuple(W_xh.shape)}")
     require_last_dim(h_prev, W_hh.shape[1], "h_prev", f"W_hh of shape {tuple(W_hh.shape)}")
-    return torch.tanh(x_t @ W_xh.T + h_prev @ W_hh.T + b)  # (B, d_h)
+    return tanh_step(input_projection(x_t, W_xh, b), h_prev, W_hh)  # (B, d_h)
 
 
 def input_projection(x: torch.Tensor, W_xh: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """W_xh x_t + b for every t at once: x (B, N, d_in) -> (B, N, d_h), one matmul."""
-    return x @ W_xh.T + b
+    """W_xh x_t + b for every t at once: x (B, N, d_in) -> (B, N, d_h), one matmul.
+
+    Also the LSTM's (W_ih (4 d_h, d_in) -> (B, N, 4 d_h)), and an ensemble's (W_xh (M, 1, d_h, d_in))."""
+    return x @ W_xh.mT + b
 
 
 def rnn_forward(
@@ -55,7 +97,7 @@ def rnn_chain(U: torch.Tensor, W_hh: torch.Tensor, h0: torch.Tensor | None = Non
     h = U.new_zeros(U.shape[0], W_hh.shape[0]) if h0 is None else h0  # (B, d_h)
     H = []
     for t in range(U.shape[1]):  # sequential: step t needs h_{t-1}
-        h = torch.tanh(U[:, t] + h @ W_hh.T)  # (B, d_h)
+        h = tanh_step(U[:, t], h, W_hh)  # (B, d_h)
         H.append(h)
     return torch.stack(H, dim=1)  # (B, N, d_h)
 
@@ -105,7 +147,7 @@ def rnn_newton(
     H, changes = torch.zeros_like(U), []
     while len(changes) < max_iterations and not (changes and changes[-1] <= tol):
         prev = torch.cat([torch.zeros_like(U[:, :1]), H[:, :-1]], dim=1)  # (B, N, d): the guessed h_{t-1}
-        f = torch.tanh(U + prev @ W_hh.T)  # (B, N, d): one step from every guess
+        f = tanh_step(U, prev, W_hh)  # (B, N, d): one step from every guess
         J = (1 - f**2)[..., None] * W_hh  # (B, N, d, d): the step's Jacobian
         c = f - (J @ prev[..., None])[..., 0]  # (B, N, d)
         H_new = _affine_scan(J.transpose(0, 1), c.transpose(0, 1)).transpose(0, 1)  # (B, N, d)

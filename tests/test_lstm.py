@@ -1,12 +1,71 @@
 """helpers.lstm against PyTorch: the cell, the sequence, the cell path, ||dh_k/dx_1||; each ValueError."""
 
+import ast
+
 import pytest
 import torch
+from test_rnn import CODE_LINES, code_calls
 from torch.testing import assert_close
 
 import helpers
+from conftest import ATOL
 from helpers import lstm
+from helpers.course.exercises import passes
+from helpers.course.languages import verdict
 from helpers.lstm import lstm_weights
+from helpers.notebooks import nb03_lstm_gating as nb03
+from helpers.rnn import input_projection
+
+
+def test_lstm_step_and_lstm_cell_step_equal_nn_lstmcell(g):
+    cell = torch.nn.LSTMCell(5, 7)
+    x, h, c = torch.randn(3, 5, generator=g), torch.randn(3, 7, generator=g), torch.randn(3, 7, generator=g)
+    W_ih, W_hh, b = lstm_weights(cell)
+    with torch.no_grad():
+        h_ref, c_ref = cell(x, (h, c))
+        for h_t, c_t, _ in (
+            helpers.lstm_step(x, h, c, W_ih, W_hh, b),
+            lstm.lstm_cell_step(input_projection(x, W_ih, b), h, c, W_hh.clone()),
+        ):
+            assert_close(h_t, h_ref, **ATOL)
+            assert_close(c_t, c_ref, **ATOL)
+        namespace = dict(torch=torch, x_t=x, h_prev=h, c_prev=c, W_ih=W_ih, W_hh=W_hh, b=b)
+        exec(CODE_LINES(nb03.lstm_step_solution), namespace)  # the code its solution prints
+        assert_close((namespace["h_t"], namespace["c_t"]), (h_ref, c_ref), **ATOL)
+
+
+def test_lstm_cell_step_takes_one_weight_per_member(g):
+    W, u = torch.randn(3, 20, 5, generator=g), torch.randn(3, 2, 20, generator=g)
+    h, c = torch.randn(3, 2, 5, generator=g), torch.randn(3, 2, 5, generator=g)
+    ensemble = lstm.lstm_cell_step(u, h, c, W)  # member m with its own W[m]
+    for m in range(3):
+        for ours, alone in zip(ensemble[:2], lstm.lstm_cell_step(u[m], h[m], c[m], W[m])[:2]):
+            assert_close(ours[m], alone)
+
+
+def test_lstm_tangent_step_is_forward_mode_autograd_through_nn_lstmcell(g):
+    cell = torch.nn.LSTMCell(4, 6).double()
+    W_ih, W_hh, b = lstm.weights64(cell)
+    x, h, c = (torch.randn(1, n, dtype=torch.float64, generator=g) for n in (4, 6, 6))
+    dx, dh, dc = (torch.randn(3, n, dtype=torch.float64, generator=g) for n in (4, 6, 6))
+    (h_t, c_t), (dh_t, dc_t), f = lstm.lstm_tangent_step(
+        input_projection(x, W_ih, b), h, c, W_hh, dh, dc, du_t=dx @ W_ih.T
+    )
+    for j in range(3):  # direction j: one jvp through PyTorch's cell
+        out, tangent = torch.func.jvp(
+            lambda x, h, c: cell(x, (h, c)), (x, h, c), (dx[j : j + 1], dh[j : j + 1], dc[j : j + 1])
+        )
+        assert_close((h_t, c_t), out)
+        assert_close((dh_t[j : j + 1], dc_t[j : j + 1]), tangent)
+    assert_close(f, lstm.lstm_cell_step(input_projection(x, W_ih, b), h, c, W_hh)[2].f)
+
+
+def test_nothing_else_writes_the_lstm_gates():
+    """Splitting pre-activations into the four gates is the LSTM's step: only helpers/lstm.py does it
+    (lstm_cell_step, and its derivative lstm_tangent_step)."""
+    four = lambda n: isinstance(n, ast.Constant) and n.value == 4
+    assert {path for path, _ in code_calls("chunk", four)} == {"helpers/lstm.py"}
+    assert len(code_calls("chunk", four)) == 2
 
 
 def test_lstm_sequence_equals_nn_lstm():
@@ -24,14 +83,16 @@ def test_lstm_sequence_equals_nn_lstm():
     assert_close(C[-1], c_T[0, 0])
 
 
-def test_checks_say_not_attempted_for_stubs(capsys):
+def test_checks_say_not_attempted_for_stubs_and_correct_for_lstm_step(capsys):
     def stub(*args):
         raise NotImplementedError
 
     helpers.check("lstm_step", stub)
-    assert "not attempted yet" in capsys.readouterr().out
-    helpers.check("cell_path", lambda f: f.prod(0))
-    assert "correct" in capsys.readouterr().out
+    assert capsys.readouterr().out == f"[lstm_step] {verdict('not_attempted')}\n"
+    right = lambda *args: lstm.lstm_step(*args)[:2]  # (h_t, c_t), the exercise's answer
+    helpers.check("lstm_step", right)
+    assert capsys.readouterr().out == f"[lstm_step] {verdict('correct')}\n"  # the line: not "incorrect"
+    assert passes("lstm_step", right) and not passes("lstm_step", lambda *args: right(*args)[::-1])
 
 
 def autograd_input_norms(cell, x):

@@ -1,6 +1,10 @@
 """helpers.rnn against torch.nn: the step, the sequence, the chain alone, Newton's method over all t."""
 
+import ast
+import inspect
 import math
+import pathlib
+import textwrap
 
 import pytest
 import torch
@@ -9,8 +13,13 @@ from torch.testing import assert_close
 import helpers
 from conftest import ATOL
 from helpers import rnn
+from helpers.course.languages import verdict
 from helpers.measure import count_flops
 from helpers.rnn import rnn_weights
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+MATMULS = {"matmul", "mm", "bmm", "addmm", "baddbmm", "linear", "einsum"}
+CODE_LINES = lambda fn: textwrap.dedent(inspect.getdoc(fn).split("\n\n")[1])  # a docstring's 2nd paragraph
 
 
 def nn_rnn_with(cell: torch.nn.RNNCell) -> torch.nn.RNN:
@@ -20,6 +29,78 @@ def nn_rnn_with(cell: torch.nn.RNNCell) -> torch.nn.RNN:
         for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
             getattr(layer, name + "_l0").copy_(getattr(cell, name))
     return layer
+
+
+def test_rnn_step_and_tanh_step_equal_nn_rnncell(g):
+    cell = torch.nn.RNNCell(4, 6)
+    x, h = torch.randn(3, 4, generator=g), torch.randn(3, 6, generator=g)
+    W_xh, W_hh, b = rnn_weights(cell)
+    with torch.no_grad():
+        assert_close(helpers.rnn_step(x, h, W_xh, W_hh, b), cell(x, h), **ATOL)
+        assert_close(rnn.tanh_step(rnn.input_projection(x, W_xh, b), h, W_hh), cell(x, h), **ATOL)
+        namespace = dict(torch=torch, x_t=x, h_prev=h, W_xh=W_xh, W_hh=W_hh, b=b)
+        exec(CODE_LINES(rnn.rnn_step), namespace)  # the formula its docstring shows (solution prints it)
+        assert_close(namespace["h_t"], cell(x, h), **ATOL)
+
+
+def test_tanh_step_takes_one_weight_per_member_and_an_unbatched_state(g):
+    W, u, h = (
+        torch.randn(3, 5, 5, generator=g),
+        torch.randn(3, 2, 5, generator=g),
+        torch.randn(3, 2, 5, generator=g),
+    )
+    ensemble = rnn.tanh_step(u, h, W)  # (M, B, d): member m with its own W[m]
+    for m in range(3):
+        assert_close(ensemble[m], torch.tanh(u[m] + h[m] @ W[m].T))
+    assert_close(rnn.tanh_step(u[0, 0], h[0, 0], W[0]), torch.tanh(W[0] @ h[0, 0] + u[0, 0]))  # (d,): W h
+
+
+def test_tanh_tangent_step_is_forward_mode_autograd(g):
+    W, u, h = (torch.randn(*s, dtype=torch.float64, generator=g) for s in ((5, 5), (1, 5), (1, 5)))
+    dh, du = (
+        torch.randn(3, 5, dtype=torch.float64, generator=g),
+        torch.randn(3, 5, dtype=torch.float64, generator=g),
+    )
+    h_t, dh_t = rnn.tanh_tangent_step(u, h, W, dh, du)
+    for j in range(3):  # direction j: one jvp
+        out, tangent = torch.func.jvp(
+            lambda u, h: rnn.tanh_step(u, h, W), (u, h), (du[j : j + 1], dh[j : j + 1])
+        )
+        assert_close(h_t, out)
+        assert_close(dh_t[j : j + 1], tangent)
+
+
+def code_calls(name: str, inside=lambda node: False):
+    """(file, line) of every call of `name` (torch.tanh(...), x.tanh(), ...) in helpers/ and the notebook
+    sources whose arguments, or receiver, contain a node for which `inside` is true. Code only: docstrings
+    and comments are not calls."""
+    found = []
+    for path in sorted([*ROOT.glob("helpers/**/*.py"), *ROOT.glob("notebooks/sources/*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "attr", getattr(node.func, "id", None)) == name
+            ):
+                if any(inside(sub) for sub in ast.walk(node) if sub is not node):
+                    found.append((str(path.relative_to(ROOT)), node.lineno))
+    return found
+
+
+def is_matmul(node) -> bool:
+    """A matrix product: a @ b, or a call of matmul, mm, bmm, addmm, baddbmm, linear."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+        return True
+    return (
+        isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) in MATMULS
+    )
+
+
+def test_nothing_else_writes_the_tanh_step():
+    """tanh of a matrix product is the tanh RNN's step: written once, in tanh_step (via pre_activation)."""
+    assert code_calls("tanh", is_matmul) == []
+    of_pre_activation = lambda n: isinstance(n, ast.Call) and getattr(n.func, "id", None) == "pre_activation"
+    [(path, _)] = code_calls("tanh", of_pre_activation)  # the scan finds the one step, and only it
+    assert path == "helpers/rnn.py"
 
 
 def test_rnn_forward_equals_nn_rnn(g):
@@ -155,9 +236,9 @@ def test_bad_input_raises_a_clear_value_error(call, words):
 def test_exercise_references_pass(capsys):
     for name in ("rnn_step", "input_projection"):
         helpers.check(name, helpers.course.exercises.EXERCISES[name].reference)
-        assert "correct" in capsys.readouterr().out
+        assert capsys.readouterr().out == f"[{name}] {verdict('correct')}\n"  # not "incorrect"
     helpers.check("dependent_steps", 100)
-    assert "correct" in capsys.readouterr().out
+    assert capsys.readouterr().out == f"[dependent_steps] {verdict('correct')}\n"
     for wrong in (99, 101):
         helpers.check("dependent_steps", wrong)
         assert "not right" in capsys.readouterr().out

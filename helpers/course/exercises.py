@@ -27,7 +27,7 @@ from .languages import hint, verdict
 @dataclass
 class Exercise:
     reference: Callable  # the right answer: a function, or a function of no inputs
-    make_inputs: Callable[[], tuple]  # fresh arguments for one trial
+    make_inputs: Callable[..., tuple]  # fresh arguments for one trial; given its number, if it takes one
     hint: str  # what to look at when values are wrong
     trials: int = 3
     worked: str = ""  # a short worked answer, printed by solution()
@@ -197,6 +197,12 @@ def _verdict(name: str, ex: Exercise, answer: Any) -> str:
     return verdict("correct") if problem is None else problem
 
 
+def _draw(make_inputs: Callable[..., tuple], trial: int) -> tuple:
+    """make_inputs(trial) when it takes the trial's number (0, 1, ...: e.g. to alternate shapes), else
+    make_inputs(). Either way a check's draws depend only on its seed, never on what ran before."""
+    return make_inputs(trial) if inspect.signature(make_inputs).parameters else make_inputs()
+
+
 def _problem(name: str, ex: Exercise, answer: Any) -> str | None:
     """None when `answer` is right, else the learner's message: what is wrong, then the hint."""
     tip = hint(name, ex.hint)
@@ -207,8 +213,8 @@ def _problem(name: str, ex: Exercise, answer: Any) -> str | None:
     if not callable(answer):
         problem = verdict("wants_function", kind=type(answer).__name__)
         return f"{verdict('not_yet', problem=problem)}{tip}"
-    for _ in range(ex.trials):
-        args = ex.make_inputs()
+    for trial in range(ex.trials):
+        args = _draw(ex.make_inputs, trial)
         want = ex.reference(*args)
         try:
             got = answer(*args)

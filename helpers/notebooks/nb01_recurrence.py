@@ -13,7 +13,7 @@ from ..course.style import COLORS, finding, log_axis, new_figure
 from ..course.tables import Table
 from ..course.widgets import Explorer, choice, register
 from ..measure import autograd_nodes, time_fns
-from ..rnn import input_projection, rnn_chain, rnn_newton, rnn_newton_flops, rnn_step
+from ..rnn import input_projection, rnn_chain, rnn_newton, rnn_newton_flops, rnn_step, tanh_step
 from ..seed import seeded
 from ..spectra import spectral_radius
 
@@ -158,9 +158,9 @@ def three_ways(batch: int, *, grad: bool = False) -> dict[str, Callable[[], torc
     for tensor in (U, V, W):
         tensor.requires_grad_(grad)  # for counting: autograd then records every operator
     V_t = [v.contiguous() for v in V.unbind(1)]  # N inputs (B, d), ready as h_{t-1} is in the chain
-    step = lambda t: torch.tanh(U[:, t] + V_t[t] @ W.T)  # (B, d): needs no other step
+    step = lambda t: tanh_step(U[:, t], V_t[t], W)  # (B, d): needs no other step
     return {
-        WAYS[0]: lambda: torch.tanh(U + V @ W.T),  # (B, N, d)
+        WAYS[0]: lambda: tanh_step(U, V, W),  # (B, N, d)
         WAYS[1]: lambda: torch.stack([step(t) for t in range(N)], dim=1),  # (B, N, d)
         WAYS[2]: lambda: rnn_chain(U, W),  # (B, N, d)
     }

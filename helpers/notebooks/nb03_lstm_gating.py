@@ -1,7 +1,6 @@
 """Notebook 03: its figures, widgets, constants and exercises."""
 
 import functools
-import itertools
 import math
 
 import torch
@@ -12,7 +11,7 @@ from ..course.exercises import register_exercise
 from ..course.style import COLORS, finite_or_marked, fix_margins, log_axis, log_limits, new_figure
 from ..course.tables import Table
 from ..course.widgets import Explorer, moving, register, slider
-from ..lstm import cell_path, input_gradient_norms, lstm_sequence, set_forget_bias, weights64
+from ..lstm import cell_path, input_gradient_norms, lstm_sequence, lstm_step, set_forget_bias, weights64
 from ..seed import seeded
 from ..spectra import spectral_radius
 
@@ -367,36 +366,29 @@ def plot_state_size(d: int = D, vocab: int = 8):
 
 
 def lstm_step_solution(x_t, h_prev, c_prev, W_ih, W_hh, b):
-    """One LSTM step from the equations; returns (h_t, c_t)."""
+    """One LSTM step from the equations; returns (h_t, c_t). In code (helpers.lstm_step runs it):
+
     z = x_t @ W_ih.T + h_prev @ W_hh.T + b  # (B, 4 d_h): gates i, f, g, o stacked
     zi, zf, zg, zo = z.chunk(4, dim=-1)  # each (B, d_h)
     i, f, g, o = zi.sigmoid(), zf.sigmoid(), zg.tanh(), zo.sigmoid()
     c_t = f * c_prev + i * g
     h_t = o * torch.tanh(c_t)
+    """
+    h_t, c_t, _ = lstm_step(x_t, h_prev, c_prev, W_ih, W_hh, b)
     return h_t, c_t
 
 
-_TRIALS = itertools.count(1)  # each trial draws fresh inputs, without touching the global seed
-
-
 def _lstm_step_inputs():
-    g = torch.Generator().manual_seed(next(_TRIALS))
+    """Fresh inputs for one trial, from torch's generator (check and passes seed it, then restore it)."""
     B, d_in, d_h = 3, 5, 4
-    return (
-        torch.randn(B, d_in, generator=g),
-        torch.randn(B, d_h, generator=g),
-        torch.randn(B, d_h, generator=g),
-        torch.randn(4 * d_h, d_in, generator=g),
-        torch.randn(4 * d_h, d_h, generator=g),
-        torch.randn(4 * d_h, generator=g),
-    )
+    shapes = [(B, d_in), (B, d_h), (B, d_h), (4 * d_h, d_in), (4 * d_h, d_h), (4 * d_h,)]
+    return tuple(torch.randn(shape) for shape in shapes)
 
 
 def _cell_path_inputs():
     """f (T, 6) in (0.5, 1), T = 7..12: the product stays well above the tolerance, and T != d."""
-    g = torch.Generator().manual_seed(next(_TRIALS))
-    T = 7 + int(torch.randint(6, (), generator=g))
-    return (0.5 + 0.5 * torch.rand(T, 6, generator=g),)
+    T = 7 + int(torch.randint(6, ()))
+    return (0.5 + 0.5 * torch.rand(T, 6),)
 
 
 def steps_to_one_percent_solution():

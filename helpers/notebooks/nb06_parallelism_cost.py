@@ -105,8 +105,7 @@ def measure_grid(
             for n in seq_lens:
                 for name, t in time_models(b, n, dim, repeats=repeats, device=device).items():
                     times[(torch.device(device).type, name, b, n)] = t
-    LATEST_GRID[:] = [Grid(tuple(seq_lens), tuple(batches), dim, times)]
-    return LATEST_GRID[0]
+    return Grid(tuple(seq_lens), tuple(batches), dim, times)
 
 
 @dataclass
@@ -150,9 +149,8 @@ def _cost_view(grid: Grid, seq_len: int, batch: int) -> _CostView:
 def plot_cost(seq_len: int = 512, batch: int = 32, grid: Grid | None = None):
     """Measured forward time (left) and FLOPs by formula (right; FlopCounterMode checks the formulas
     in notebook 06, section 3) against sequence length N, at one batch."""
-    grid = grid or (LATEST_GRID[0] if LATEST_GRID else None)
     if grid is None:
-        raise ValueError("no measurements yet: run measure_grid() first")
+        raise ValueError("grid must be the Grid that measure_grid() returned, got None")
     view = _cost_view(grid, seq_len, batch)
     fig, (ax_t, ax_f) = new_figure(1, 2, width=10, height=3.6)
     fix_margins(fig, left=0.07, right=0.99, bottom=0.14, top=0.9, wspace=0.22)
@@ -203,12 +201,12 @@ def update_cost(fig, seq_len: int, batch: int, grid: Grid) -> None:
 
 
 @register
-def explore_cost() -> Explorer:
-    """Sliders for sequence length and batch size over the measured grid: a redraw reads the
-    grid's timings (no re-timing) and moves the lines of the first figure."""
-    if not LATEST_GRID:  # outside notebook 06: measure a small grid first (a second or two)
-        measure_grid(seq_lens=(16, 64, 256), batches=(1, 32), repeats=1)
-    grid = LATEST_GRID[0]
+def explore_cost(grid: Grid | None = None) -> Explorer:
+    """Sliders for sequence length and batch size over `grid` (what measure_grid returned): a redraw
+    reads the grid's timings (no re-timing) and moves the lines of the first figure. Without a grid
+    it measures a small one first (a second or two)."""
+    if grid is None:
+        grid = measure_grid(seq_lens=(16, 64, 256), batches=(1, 32), repeats=1)
     return Explorer(
         lambda seq_len, batch: plot_cost(seq_len, batch, grid),
         {
@@ -363,6 +361,3 @@ def plot_memory(rows: list[dict]) -> Figure:
     axes[0].set_ylabel("peak GPU memory (MiB)")
     axes[0].legend(fontsize=7)
     return fig
-
-
-LATEST_GRID: list[Grid] = []  # the last grid measured; the explorer draws it

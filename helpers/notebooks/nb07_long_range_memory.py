@@ -10,14 +10,10 @@ from ..course.widgets import Explorer, moving, progress_line, register, slider
 from ..ensembles import DELAYS, KINDS, Budget, Results, train_all
 from ..tasks import VOCAB, most_frequent_token, order_blind_ceiling
 
-LATEST: Results | None = None  # the last training run, for the explorer
-
 
 def train(delays=DELAYS, budget: Budget = Budget(), seed: int = 0, kinds=KINDS) -> Results:  # noqa: B008
-    """ensembles.train_all with a progress line; the explorer remembers the run."""
-    global LATEST
-    LATEST = train_all(delays, budget, seed, progress=progress_line(budget.steps), kinds=kinds)
-    return LATEST
+    """ensembles.train_all with a progress line; pass the run to explore_training to explore it."""
+    return train_all(delays, budget, seed, progress=progress_line(budget.steps), kinds=kinds)
 
 
 # --- figures ----------------------------------------------------------------------------
@@ -97,10 +93,10 @@ def _small_run() -> Results:
 def explore_training(results: Results | None = None) -> Explorer:
     """A **training step** slider over plot_accuracy_vs_delay: how the picture forms.
 
-    Uses the last `train` run (no training happens in a redraw); if there is none,
-    it trains a small one first. The redraw moves the lines of the first figure.
+    Draws `results` (a `train` run; no training happens in a redraw); without one, it trains a
+    small run first (the same every time). The redraw moves the lines of the first figure.
     """
-    results = results or LATEST or _small_run()
+    results = results or _small_run()
     bound = [order_blind_ceiling(T) for T in results.delays]
     b = results.budget
     return Explorer(

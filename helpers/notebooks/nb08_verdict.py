@@ -15,7 +15,7 @@ from ..course.widgets import Explorer, choice, register
 from ..lstm import lstm_step
 from ..measure import count_flops, graph_depth, one_thread
 from ..multihead import MultiHeadSelfAttention
-from ..rnn import rnn_forward
+from ..rnn import pre_activation, rnn_forward, rnn_step, tanh_step
 from ..scan import (
     combine,
     linear_recurrence_chunked,
@@ -213,10 +213,10 @@ def _generation(kind: str, t: int, d: int):
     everything = torch.cat([before, x], 1)  # (1, t + 1, d)
     if kind == "recurrent":
         _, h = layer(before)  # (1, 1, d): all nn.RNN keeps of the t tokens
-        W_ih, W_hh, b_ih, b_hh = layer.weight_ih_l0, layer.weight_hh_l0, layer.bias_ih_l0, layer.bias_hh_l0
+        W_ih, W_hh, b = layer.weight_ih_l0, layer.weight_hh_l0, layer.bias_ih_l0 + layer.bias_hh_l0
 
         def step():
-            return torch.tanh(x[:, 0] @ W_ih.T + b_ih + h[0] @ W_hh.T + b_hh)  # (1, d)
+            return rnn_step(x[:, 0], h[0], W_ih, W_hh, b)  # (1, d)
 
         return step, [h], lambda: layer(everything)[0][:, -1]
     W, b = layer.in_proj_weight, layer.in_proj_bias  # (3d, d), (3d,): q, k, v stacked
@@ -275,12 +275,12 @@ def chain_costs(N: int, d: int) -> dict[str, tuple[int, int | None]]:
     def tanh_loop():
         h = torch.zeros(1, d)  # (1, d): a row, batch first
         for u_t in u:  # h_t = tanh(u_t + W h_{t-1}): the RNN's chain
-            h = torch.tanh(u_t + h @ W.T)
+            h = tanh_step(u_t, h, W)
 
     def dense_loop():
         h = torch.zeros(1, d)
         for u_t in u:  # h_t = W h_{t-1} + u_t: linear, but a d x d product per step
-            h = h @ W.T + u_t
+            h = pre_activation(u_t, h, W)
 
     dense_combine = lambda: (W @ W, u[0][None] @ W.T + u[1])  # (W, u1) then (W, u2): W W is d x d x d
     return {

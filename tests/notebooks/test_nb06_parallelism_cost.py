@@ -10,7 +10,7 @@ from helpers.notebooks import nb06_parallelism_cost as nb06
 def test_grid_and_explorer_redraw_from_measurements(monkeypatch):
     grid = nb06.measure_grid(seq_lens=(8, 32), batches=(1, 2), dim=16, repeats=1)
     assert set(grid.at(2, 32)) == set(MODELS) and grid.devices == ["cpu"]
-    explorer = nb06.explore_cost()
+    explorer = nb06.explore_cost(grid)
     assert repr(explorer) == "Explorer(cost: sequence length, batch size)"
     monkeypatch.setattr(nb06, "time_models", lambda *a, **k: pytest.fail("a redraw re-timed the models"))
     fig, titles = explorer.result, lambda: [ax.get_title() for ax in explorer.result.axes]
