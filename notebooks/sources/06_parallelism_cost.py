@@ -405,7 +405,7 @@ assert grid.at(1, 512)[LOOP].median_ms > 4 * grid.at(1, 16)[LOOP].median_ms  # 3
 # the ratios at the chosen point.
 
 # %%
-nb.explore_cost()
+nb.explore_cost(grid)
 
 # %% [markdown]
 # ## 6 · On a GPU

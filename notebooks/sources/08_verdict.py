@@ -137,7 +137,7 @@ for kind, steps in depth.items():
 
 # %% [markdown]
 # The recurrent layers' chains grow with every token: by 3 operations for the tanh RNN (a matrix product, an
-# addition, a tanh) and by 9 for the LSTM (its gates and cell update). They are $\mathcal{O}(N)$ deep. The other
+# addition, a tanh) and by 8 for the LSTM (its gates and cell update). They are $\mathcal{O}(N)$ deep. The other
 # three layers have a chain of constant length: all tokens are processed at once. That is the real advantage, on
 # hardware that can do thousands of operations at the same time.
 #
