@@ -107,8 +107,8 @@ def graded(tmp_path_factory):
         wrong = filled(course, assignment)
         if assignment == "01_recurrence":  # the classic slip: W_hh instead of its transpose
             cell = next(c for c in wrong.cells if c.metadata.get("nbgrader", {}).get("grade_id") == ANSWER)
-            assert "h_prev @ W_hh.T" in cell.source
-            cell.source = cell.source.replace("h_prev @ W_hh.T", "h_prev @ W_hh")
+            header = cell.source.split("### BEGIN SOLUTION")[0]  # the stub's signature
+            cell.source = header + "return torch.tanh(x_t @ W_xh.T + h_prev @ W_hh + b)"
         submit(course, "transposed", assignment, wrong)
         assignments.nbgrader("autograde", assignment, "--create", "--force", course=course)
     from nbgrader.api import Gradebook
