@@ -17,7 +17,7 @@ import pkgutil
 
 from .attention import causal_mask, scaled_dot_product_attention
 from .checks import within_rounding
-from .course.exercises import check, solution
+from .course.exercises import check, hint, solution
 from .course.languages import use_language
 from .course.style import use_style
 from .jacobians import jacobian_norms
@@ -32,6 +32,7 @@ __all__ = [
     "MultiHeadSelfAttention",
     "causal_mask",
     "check",
+    "hint",
     "import_all",
     "jacobian_norms",
     "lstm_step",

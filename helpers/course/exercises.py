@@ -21,7 +21,7 @@ import torch
 
 from ..checks import require_positive_int
 from ..seed import seeded
-from .languages import hint, verdict
+from .languages import hint_text, verdict
 
 
 @dataclass
@@ -205,9 +205,11 @@ def _draw(make_inputs: Callable[..., tuple], trial: int) -> tuple:
 
 def _problem(name: str, ex: Exercise, answer: Any) -> str | None:
     """None when `answer` is right, else the learner's message: what is wrong, then the hint."""
-    tip = hint(name, ex.hint)
+    tip = hint_text(name, ex.hint)
     tip = f" {verdict('hint', hint=tip)}" if tip else ""
     if not ex.wants_function:
+        if answer is None:  # the stub as committed: no attempt yet, so no hint
+            return verdict("no_answer", name=name)
         problem = compare(answer, ex.reference())
         return f"{verdict('not_yet', problem=problem)}{tip}" if problem else None
     if not callable(answer):
@@ -219,7 +221,7 @@ def _problem(name: str, ex: Exercise, answer: Any) -> str | None:
         try:
             got = answer(*args)
         except NotImplementedError:
-            return verdict("not_attempted")
+            return verdict("not_attempted", name=name)
         except Exception as e:  # the learner's code failed: say how, without a traceback
             first_line = str(e).splitlines()[0] if str(e) else ""
             return f"{verdict('raised', error=type(e).__name__, message=first_line)}{tip}"
@@ -229,6 +231,13 @@ def _problem(name: str, ex: Exercise, answer: Any) -> str | None:
     if ex.rule is not None and (problem := ex.rule(answer)):
         return f"{verdict('not_yet', problem=problem)}{tip}"
     return None
+
+
+def hint(name: str) -> None:
+    """Print exercise `name`'s hint in the learner's language (`check` shows it only after a wrong try)."""
+    ex = _lookup(name)
+    tip = hint_text(name, ex.hint)
+    print(f"[{name}] {verdict('hint', hint=tip) if tip else verdict('no_hint', name=name)}")
 
 
 def solution(name: str) -> None:

@@ -36,7 +36,12 @@ ENGLISH = MappingProxyType(
         "correct": "correct!",
         "not_yet": "not yet: {problem}.",
         "hint": "Hint: {hint}",
-        "not_attempted": "not attempted yet: replace `raise NotImplementedError` with your code.",
+        "not_attempted": (
+            "not attempted yet: replace `raise NotImplementedError` with your code"
+            " (stuck? `helpers.hint({name!r})`)."
+        ),
+        "no_answer": "not attempted yet: replace `None` with your answer (stuck? `helpers.hint({name!r})`).",
+        "no_hint": "no hint for this one: `helpers.solution({name!r})` shows a worked answer.",
         "raised": "your code raised {error}: {message}.",
         "returned_none": "your function returned None (is `return` missing?)",
         "wants_function": "your answer should be a function (its name, without calling it), got {kind}",
@@ -68,7 +73,7 @@ def verdict(key: str, **fields: str) -> str:
     return table[key].format(**fields)
 
 
-def hint(exercise: str, english: str) -> str:
+def hint_text(exercise: str, english: str) -> str:
     """The hint of `exercise` in the current language (English when it has none there)."""
     if _current == "en" or not english:
         return english

@@ -62,7 +62,7 @@ def test_the_hint_comes_when_the_code_fails(capsys):
 def test_value_answers(capsys):
     assert "correct" in run(capsys, 1.0, "softmax_cold_limit")
     assert "not right" in run(capsys, 0.5, "softmax_cold_limit")
-    assert "should be a number" in run(capsys, None, "softmax_cold_limit")
+    assert "not attempted yet" in run(capsys, None, "softmax_cold_limit")
 
 
 def test_unknown_exercise():
@@ -273,7 +273,6 @@ def test_numpy_scalars_arrays_and_one_element_tensors_are_numbers(capsys):
         (True, "should be a number, got the bool True"),
         ("1.0", "should be a number, got the string '1.0'"),
         ([1.0], "should be a number, got list"),
-        (None, "should be a number, got NoneType"),
         (lambda: 1.0, "should be a number, got a function"),
         (1 + 0j, "should be a number, got complex"),
     ],
@@ -290,16 +289,17 @@ def test_a_value_where_a_function_is_expected_gets_a_message(capsys):
 
 
 def test_stubs_print_exactly_what_the_notebooks_show(capsys):
-    assert run(capsys, None, "dependent_steps") == (
-        "[dependent_steps] not yet: your answer should be a number, got NoneType. "
-        "Hint: count the arrows from h_0 to h_100 in the unrolled chain.\n"
+    assert run(capsys, None, "softmax_cold_limit") == (
+        "[softmax_cold_limit] not attempted yet: replace `None` with your answer "
+        "(stuck? `helpers.hint('softmax_cold_limit')`).\n"
     )
 
     def stub(*args):
         raise NotImplementedError
 
     assert run(capsys, stub, "combine") == (
-        "[combine] not attempted yet: replace `raise NotImplementedError` with your code.\n"
+        "[combine] not attempted yet: replace `raise NotImplementedError` with your code "
+        "(stuck? `helpers.hint('combine')`).\n"
     )
 
 
@@ -350,3 +350,18 @@ def test_a_worked_answer_reaches_the_reference(capsys, name):
     namespace = {}
     exec(next(line for line in ex.worked.splitlines() if line.startswith("def ")), namespace)
     assert "correct!" in run(capsys, namespace[name], name)  # its formula passes the check
+
+
+def test_the_hint_comes_after_a_wrong_try_or_on_request(capsys):
+    hint = helpers.course.exercises._lookup("softmax_cold_limit").hint
+    assert hint and hint not in run(capsys, None, "softmax_cold_limit")  # no try yet: no hint
+    assert f"Hint: {hint}" in run(capsys, 0.123, "softmax_cold_limit")  # a wrong try: the hint
+    helpers.hint("softmax_cold_limit")
+    assert capsys.readouterr().out == f"[softmax_cold_limit] Hint: {hint}\n"
+
+
+def test_hint_of_an_exercise_without_one_points_to_the_solution(capsys):
+    register_exercise("triple", reference=lambda x: 3 * x, make_inputs=lambda: (torch.randn(2),))
+    helpers.hint("triple")
+    out = capsys.readouterr().out
+    assert out == "[triple] no hint for this one: `helpers.solution('triple')` shows a worked answer.\n"

@@ -4,7 +4,14 @@ VERDICTS = {
     "correct": "¡correcto!",
     "not_yet": "todavía no: {problem}.",
     "hint": "Pista: {hint}",
-    "not_attempted": "todavía sin intentar: sustituye `raise NotImplementedError` por tu código.",
+    "not_attempted": (
+        "todavía sin intentar: sustituye `raise NotImplementedError` por tu código"
+        " (¿atascado? `helpers.hint({name!r})`)."
+    ),
+    "no_answer": (
+        "todavía sin intentar: sustituye `None` por tu respuesta (¿atascado? `helpers.hint({name!r})`)."
+    ),
+    "no_hint": "no hay pista para este: `helpers.solution({name!r})` muestra una respuesta resuelta.",
     "raised": "tu código lanzó {error}: {message}.",
     "returned_none": "tu función devolvió None (¿falta el `return`?)",
     "wants_function": "tu respuesta debe ser una función (su nombre, sin llamarla), pero se recibió {kind}",

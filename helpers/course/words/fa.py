@@ -4,7 +4,15 @@ VERDICTS = {
     "correct": "درست است!",
     "not_yet": "هنوز نه: {problem}.",
     "hint": "راهنمایی: {hint}",
-    "not_attempted": "هنوز حل نشده است: `raise NotImplementedError` را با کد خودتان جایگزین کنید.",
+    "not_attempted": (
+        "هنوز حل نشده است: `raise NotImplementedError` را با کد خودتان جایگزین کنید"
+        " (راهنمایی می‌خواهید؟ `helpers.hint({name!r})`)."
+    ),
+    "no_answer": (
+        "هنوز حل نشده است: `None` را با پاسخ خودتان جایگزین کنید"
+        " (راهنمایی می‌خواهید؟ `helpers.hint({name!r})`)."
+    ),
+    "no_hint": "برای این تمرین راهنمایی نیست: `helpers.solution({name!r})` یک پاسخ حل‌شده نشان می‌دهد.",
     "raised": "کد شما خطای {error} ایجاد کرد: {message}.",
     "returned_none": "تابع شما None برگرداند (آیا `return` جا افتاده است؟)",
     "wants_function": "پاسخ شما باید یک تابع باشد (نام آن، بدون فراخوانی‌اش)، اما {kind} دریافت شد",

@@ -4,7 +4,14 @@ VERDICTS = {
     "correct": "corretto!",
     "not_yet": "non ancora: {problem}.",
     "hint": "Suggerimento: {hint}",
-    "not_attempted": "non ancora svolto: sostituisci `raise NotImplementedError` con il tuo codice.",
+    "not_attempted": (
+        "non ancora svolto: sostituisci `raise NotImplementedError` con il tuo codice"
+        " (bloccato? `helpers.hint({name!r})`)."
+    ),
+    "no_answer": (
+        "non ancora svolto: sostituisci `None` con la tua risposta (bloccato? `helpers.hint({name!r})`)."
+    ),
+    "no_hint": "nessun suggerimento per questo: `helpers.solution({name!r})` mostra una soluzione svolta.",
     "raised": "il tuo codice ha sollevato {error}: {message}.",
     "returned_none": "la tua funzione ha restituito None (manca il `return`?)",
     "wants_function": "la risposta deve essere una funzione (il suo nome, senza chiamarla), invece è {kind}",

@@ -4,7 +4,14 @@ VERDICTS = {
     "correct": "верно!",
     "not_yet": "пока нет: {problem}.",
     "hint": "Подсказка: {hint}",
-    "not_attempted": "задание ещё не выполнено: замените `raise NotImplementedError` своим кодом.",
+    "not_attempted": (
+        "задание ещё не выполнено: замените `raise NotImplementedError` своим кодом"
+        " (нужна подсказка? `helpers.hint({name!r})`)."
+    ),
+    "no_answer": (
+        "задание ещё не выполнено: замените `None` своим ответом (нужна подсказка? `helpers.hint({name!r})`)."
+    ),
+    "no_hint": "для этого задания подсказки нет: `helpers.solution({name!r})` покажет разобранное решение.",
     "raised": "ваш код выбросил исключение {error}: {message}.",
     "returned_none": "ваша функция вернула None (может быть, не хватает `return`?)",
     "wants_function": "ответом должна быть функция (её имя, без вызова), а получено {kind}",
