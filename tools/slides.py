@@ -6,7 +6,9 @@ cell carries `metadata.slideshow.slide_type` (RISE in JupyterLab and nbconvert r
 * the title cell and every `## ` section start a **slide**; a `### ` heading a **subslide**
   (a heading anywhere in a markdown cell makes the whole cell start it: begin the cell
   with the heading);
-* the setup cell (tag `setup`) is **skipped**;
+* the setup cell (tag `setup`) is **skipped**, and so is the `## Going further` section: the
+  deck is the notebook's core path, about 20 minutes; `NN_name.further.slides.html` is the
+  appendix deck of Going further alone (after the title);
 * a long code cell (more than LONG_CODE_LINES lines) starts a **subslide**, and so does
   any cell that would overflow the screen (SCREEN_ROWS rows of text, code and figures) or
   put more than MAX_CODE_LINES lines of code on one screen;
@@ -15,7 +17,7 @@ cell carries `metadata.slideshow.slide_type` (RISE in JupyterLab and nbconvert r
 An author overrides any cell in the .py source, e.g. `# %% slideshow={"slide_type": "fragment"}`
 (or `# %% [markdown] slideshow={"slide_type": "fragment"}`): the build keeps it as it is.
 
-    python tools/slides.py            # export every notebook to build/slides/NN_name.slides.html
+    python tools/slides.py            # every notebook: build/slides/NN_name.slides.html (+ .further.)
     python tools/slides.py 00 04      # only these
     python tools/slides.py --lang fa  # the Persian notebooks: build/slides/NN_name.fa.slides.html
 
@@ -72,6 +74,7 @@ TEXT_OUTPUT_ROWS = 12  # a long printed output scrolls; count at most this much
 CHARS_PER_ROW = 90
 NEW_SCREEN = ("slide", "subslide")
 HIDDEN = ("skip", "notes")
+FURTHER = "going further"  # the English heading; a translation's cells are found by their English ids
 
 
 def slide_type(cell) -> str | None:
@@ -124,14 +127,33 @@ def _heading(cell) -> str:
     return min(levels, key=len, default="")
 
 
-def add_slide_metadata(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Give every cell a slide type (see the module docstring); author's choices are kept."""
+def going_further(cells: list) -> list[bool]:
+    """For each cell, whether it lies in the `## Going further` section (up to the next `## `).
+
+    A markdown cell belongs to the section its first `## ` heading opens (or the one it continues)."""
+    inside, flags = False, []
+    for cell in cells:
+        titles = [
+            line[3:].strip().lower()
+            for line in (cell["source"].splitlines() if cell["cell_type"] == "markdown" else [])
+            if line.startswith("## ")
+        ]
+        flags.append(titles[0].startswith(FURTHER) if titles else inside)
+        inside = titles[-1].startswith(FURTHER) if titles else inside
+    return flags
+
+
+def add_slide_metadata(nb: nbformat.NotebookNode, core_only: bool = True) -> nbformat.NotebookNode:
+    """Give every cell a slide type (see the module docstring); author's choices are kept.
+
+    core_only=False lays out the Going further section too (the appendix deck)."""
     rows = code = 0
+    further = going_further(nb.cells) if core_only else [False] * len(nb.cells)
     for i, cell in enumerate(nb.cells):
         kind = slide_type(cell)
         if kind is None:
             heading, cell_rows, cell_code = _heading(cell), screen_rows(cell), code_lines(cell)
-            if "setup" in cell.get("metadata", {}).get("tags", []):
+            if "setup" in cell.get("metadata", {}).get("tags", []) or further[i]:
                 kind = "skip"
             elif i == 0 or heading in ("#", "##"):
                 kind = "slide"
@@ -228,12 +250,35 @@ def handout(notebook: Path, out_dir: Path = OUT_DIR) -> Path:
     return target
 
 
-def export(notebook: Path, out_dir: Path = OUT_DIR) -> Path:
-    """Write `notebook` as reveal.js slides that present offline (see the module docstring); the path."""
+def appendix(nb: nbformat.NotebookNode, english: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """`nb`'s Going further deck: its title cell, then that section laid out as slides.
+
+    `english` is the English notebook `nb` translates (or `nb` itself): its headings say which
+    cells, by id, are the section, in any language."""
+    ids = {cell.id for cell, inside in zip(english.cells, going_further(english.cells)) if inside}
+    deck = nbformat.v4.new_notebook(metadata=nb.metadata, cells=[nb.cells[0]])
+    for cell in (c for c in nb.cells if c.id in ids):
+        if slide_type(cell) == "skip":  # skipped by the core deck: laid out again here
+            del cell.metadata["slideshow"]
+        deck.cells.append(cell)
+    return add_slide_metadata(deck, core_only=False)
+
+
+def export(notebook: Path, out_dir: Path = OUT_DIR, further: bool = False) -> Path | None:
+    """Write `notebook` as reveal.js slides that present offline (see the module docstring); the path.
+
+    further=True writes its Going further deck instead (None when it has no such section)."""
     from nbconvert import SlidesExporter
 
     install_vendor(out_dir)
     nb = _without_badge(notebook)
+    if further:
+        english = (
+            nb if notebook.parent == NOTEBOOKS else nbformat.read(NOTEBOOKS / notebook.name, as_version=4)
+        )
+        if not any(going_further(english.cells)):
+            return None
+        nb = appendix(nb, english)
     exporter = SlidesExporter(
         extra_template_basedirs=[str(TEMPLATES)],
         extra_template_paths=[str(TEMPLATES)],
@@ -244,7 +289,7 @@ def export(notebook: Path, out_dir: Path = OUT_DIR) -> Path:
         **VENDOR_URLS,
     )
     body, _ = exporter.from_notebook_node(nb)
-    target = out_dir / f"{deck_name(notebook)}.slides.html"
+    target = out_dir / f"{deck_name(notebook)}{'.further' if further else ''}.slides.html"
     target.write_text(body, encoding="utf-8")
     return target
 
@@ -272,5 +317,5 @@ def selected(argv: list[str]) -> list[Path]:
 
 if __name__ == "__main__":
     for nb in selected(sys.argv[1:]):
-        slides, page = export(nb), handout(nb)
-        print(f"{nb.stem}: {slides.relative_to(ROOT)}, {page.relative_to(ROOT)}", flush=True)
+        written = [export(nb), export(nb, further=True), handout(nb)]
+        print(f"{nb.stem}: {', '.join(str(p.relative_to(ROOT)) for p in written if p)}", flush=True)

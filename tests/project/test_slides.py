@@ -38,6 +38,12 @@ def test_every_cell_has_a_slide_type(path):
     for cell in nb.cells:
         if "setup" in cell.metadata.get("tags", []):
             assert slides.slide_type(cell) == "skip", "the setup cell is not shown in a lecture"
+    shown = [c.id for c, further in zip(nb.cells, slides.going_further(nb.cells)) if further]
+    shown = [i for i in shown if slides.slide_type(next(c for c in nb.cells if c.id == i)) != "skip"]
+    assert not shown, f"{path.name}: Going further cells {shown} are in the core deck; rebuild it"
+    for lang in LANGS:  # a translation is presented as its English notebook is
+        translated = read(ROOT / "notebooks" / lang / path.name)
+        assert [slides.slide_type(c) for c in translated.cells] == [slides.slide_type(c) for c in nb.cells]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
@@ -85,6 +91,27 @@ def test_rules_headings_setup_long_code_and_author_overrides():
     assert [slides.slide_type(c) for c in again.cells] == kinds, "idempotent"
 
 
+def test_the_core_deck_skips_going_further_and_the_appendix_deck_shows_it():
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    cells = [
+        md("# 01 · Title"),
+        md("## The idea"),
+        code("x = 1"),
+        md("## Exercises"),
+        md("## Going further\n\nWhat this adds."),
+        md("### A derivation"),
+        code("y = 2"),
+        md("## Further reading"),
+    ]
+    assert slides.going_further(cells) == [False] * 4 + [True] * 3 + [False]
+    nb = slides.add_slide_metadata(_nb(*cells))
+    kinds = [slides.slide_type(c) for c in nb.cells]
+    assert kinds == ["slide", "slide", "-", "slide", "skip", "skip", "skip", "slide"]
+    deck = slides.appendix(nbformat.from_dict(copy.deepcopy(nb)), nb)
+    assert [c.source[:12] for c in deck.cells] == ["# 01 · Title", "## Going fur", "### A deriva", "y = 2"]
+    assert [slides.slide_type(c) for c in deck.cells] == ["slide", "slide", "subslide", "-"]
+
+
 def test_export_to_reveal_js_that_loads_nothing_from_the_network():
     target = slides.export(NOTEBOOKS[0])  # build/slides/, where the pinned reveal.js and MathJax are
     html = target.read_text(encoding="utf-8")
@@ -117,6 +144,12 @@ def test_make_slides_writes_every_notebooks_deck_and_handout(path, tmp_path, no_
     deck, page = slides.export(path, tmp_path), slides.handout(path, tmp_path)
     assert (deck.name, page.name) == (f"{path.stem}.slides.html", f"{path.stem}.handout.html")
     _offline_deck(deck.read_text(encoding="utf-8"), deck.name)
+    further = slides.export(path, tmp_path, further=True)
+    nb = read(path)
+    if any(slides.going_further(nb.cells)):  # the core deck leaves out what the appendix deck shows
+        assert further.name == f"{path.stem}.further.slides.html"
+        assert 'id="Going-further"' not in deck.read_text(encoding="utf-8")
+        assert 'id="Going-further"' in further.read_text(encoding="utf-8")
     handout = page.read_text(encoding="utf-8")
     assert "Traceback" not in handout and not NETWORK.findall(handout), page.name
 
@@ -135,9 +168,9 @@ def test_make_slides_writes_every_translated_deck(lang, path, tmp_path, no_vendo
     html = deck.read_text(encoding="utf-8")
     _offline_deck(html, deck.name)
     if lang == "fa":  # every cell of prose right to left (rtl.css, in every deck, aligns it right)
-        rtl = html.count('<div dir="rtl" lang="fa">')
-        assert rtl == len(translated.cells), (
-            f"{deck.name}: {rtl} of {len(translated.cells)} cells right to left"
+        rtl, shown = html.count('<div dir="rtl" lang="fa">'), slides.screens(translated)
+        assert rtl == sum(map(len, shown)), (
+            f"{deck.name}: {rtl} of {sum(map(len, shown))} cells right to left"
         )
 
 
