@@ -57,6 +57,7 @@ test-fast: setup      ## the inner loop: lint, the maths, course and hygiene tes
 
 notebooks: setup      ## rebuild notebooks/*.ipynb from their .py sources and execute them (NB=01 for one)
 	$(PY) tools/build_notebooks.py $(NB)
+	$(PY) tools/readme.py  # the README's verdict column, from the ledger
 
 benchmark: setup      ## time every notebook and every widget redraw; write the tables into README.md
 	$(PY) tools/benchmark.py --readme

@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 import benchmark  # noqa: E402
 import colab  # noqa: E402
+import readme  # noqa: E402
 import test_latest  # noqa: E402
 import translations  # noqa: E402
 
@@ -31,6 +32,22 @@ def test_every_make_command_the_readme_names_is_a_makefile_target():
     assert named and not named - targets, f"the README names missing targets: {named - targets}"
     for tool in re.findall(r"\btools/(\w+\.py)", makefile):
         assert (ROOT / "tools" / tool).exists(), f"the Makefile runs tools/{tool}, which is not there"
+
+
+def test_the_readmes_verdicts_are_the_ledgers():
+    """The course table's verdict column is rendered from helpers.course.ledger, not kept by hand."""
+    assert readme.main(["--check"]) == 0, "run python tools/readme.py"
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    stale = text.replace("C2: eigenvalue < 1 vanishes", "C2: eigenvalues decide", 1)
+    assert stale != text and readme.with_verdicts(stale) == text  # a hand edit is written over
+    with pytest.raises(SystemExit, match="course table has rows"):
+        readme.with_verdicts(text.replace("| [05 ", "| [5 ", 1))
+
+
+def test_every_make_command_the_teachers_guide_names_is_a_makefile_target():
+    guide, makefile = (ROOT / "docs" / "teaching.md").read_text(), (ROOT / "Makefile").read_text()
+    named = set(re.findall(r"(?:`|^)make ([a-z][\w-]*)", guide, re.M))
+    assert {"slides", "assignments"} <= named <= set(re.findall(r"^([a-z][\w-]*):", makefile, re.M))
 
 
 # --------------------------------------------------------------------------- make translations
