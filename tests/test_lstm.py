@@ -88,7 +88,7 @@ def test_checks_say_not_attempted_for_stubs_and_correct_for_lstm_step(capsys):
         raise NotImplementedError
 
     helpers.check("lstm_step", stub)
-    assert capsys.readouterr().out == f"[lstm_step] {verdict('not_attempted')}\n"
+    assert capsys.readouterr().out == f"[lstm_step] {verdict('not_attempted', name='lstm_step')}\n"
     right = lambda *args: lstm.lstm_step(*args)[:2]  # (h_t, c_t), the exercise's answer
     helpers.check("lstm_step", right)
     assert capsys.readouterr().out == f"[lstm_step] {verdict('correct')}\n"  # the line: not "incorrect"
