@@ -11,9 +11,9 @@ from ..course.exercises import register_exercise
 from ..course.style import COLORS, finite_or_marked, fix_margins, log_axis, log_limits, new_figure
 from ..course.tables import Table
 from ..course.widgets import Explorer, moving, register, slider
-from ..lstm import cell_path, input_gradient_norms, lstm_sequence, lstm_step, set_forget_bias, weights64
+from ..lstm import input_gradient_norms, lstm_sequence, lstm_step, set_forget_bias, weights64
 from ..seed import seeded
-from ..spectra import spectral_radius
+from ..spectra import largest_singular_value, spectral_radius
 
 D = 64  # hidden size of the experiments (and input size)
 T_MAX = 500  # the longest sequence the figures and widgets compute
@@ -106,6 +106,32 @@ def rnn_rho(name: str) -> float:
     return spectral_radius(make_rnn(RNNS[name]).weight_hh.detach())
 
 
+@functools.lru_cache(maxsize=len(RNNS))
+def rnn_sigma_max(name: str) -> float:
+    """The largest singular value sigma_max = ||W_hh||_2 of one of the RNNS."""
+    if name not in RNNS:
+        raise ValueError(f"name must be one of {list(RNNS)}, got {name!r}")
+    return largest_singular_value(make_rnn(RNNS[name]).weight_hh.detach())
+
+
+def linear_decay_per_step(name: str, T0: int = 50, T1: int = 500) -> float:
+    """The mean factor per step from T0 to T1 of ||dh_T/dx_1||_F = ||W_hh^(T-1) W_ih||_F for one of the
+    RNNS with the tanh taken out (a linear RNN with the same weights), float64."""
+    if name not in RNNS:
+        raise ValueError(f"name must be one of {list(RNNS)}, got {name!r}")
+    if not 1 <= T0 < T1:
+        raise ValueError(f"T0 must be at least 1 and below T1, got T0={T0!r}, T1={T1!r}")
+    cell = make_rnn(RNNS[name]).double()
+    W_hh, W_ih = cell.weight_hh.detach(), cell.weight_ih.detach()
+    norm = lambda T: torch.linalg.matrix_norm(torch.linalg.matrix_power(W_hh, T - 1) @ W_ih).item()
+    return math.exp((math.log(norm(T1)) - math.log(norm(T0))) / (T1 - T0))
+
+
+def rnn_label(name: str, rho: str = "ρ", sigma_max: str = "σ_max") -> str:
+    """One of the RNNS with rho and sigma_max of its W_hh: "RNN (ρ = 0.58, σ_max = 1.15)"."""
+    return f"{name} ({rho} = {rnn_rho(name):.2f}, {sigma_max} = {rnn_sigma_max(name):.2f})"
+
+
 def curve_steps(T: int = T_MAX) -> list[int]:
     """The k of the cached curves up to T."""
     return list(range(EVERY, T + 1, EVERY))
@@ -131,10 +157,9 @@ def cell_path_at(T: int, forget_bias: float) -> float:
 
 
 def gradient_table(Ts: tuple = (50, 200, 500), biases: tuple = (0.0, 1.0, 3.0)) -> Table:
-    """||dh_T/dx_1||_F at each T: the two RNNs (with rho of W_hh), then the LSTM at each forget bias."""
-    rows = [
-        [f"{name} (rho = {rnn_rho(name):.2f})"] + [gradient_norm_at(T, name) for T in Ts] for name in RNNS
-    ]
+    """||dh_T/dx_1||_F at each T: the two RNNs (with rho and sigma_max of W_hh), then the LSTM at each
+    forget bias."""
+    rows = [[rnn_label(name, "rho", "sigma_max")] + [gradient_norm_at(T, name) for T in Ts] for name in RNNS]
     rows += [[f"LSTM, forget bias {b:g}"] + [gradient_norm_at(T, b) for T in Ts] for b in biases]
     return Table(["model"] + [f"T = {T}" for T in Ts], [[r[0]] + [f"{v:.1e}" for v in r[1:]] for r in rows])
 
@@ -264,8 +289,8 @@ def plot_gradient_flow(forget_bias: float = 1.0, T: int = 200):
     steps, curves, title = _gradient_flow_lines(forget_bias, T)
     fig, ax = new_figure(width=6.4, height=3.8)
     for curve, (label, style) in zip(curves, GRADIENT_FLOW_STYLES):
-        rho = f" (ρ = {rnn_rho(label):.2f})" if label == "RNN" else ""  # the orthogonal one's is 1
-        line = finite_or_marked(ax, steps, curve, label=label + rho, **style)
+        name = rnn_label(label) if label == "RNN" else label  # the orthogonal one's are both 1
+        line = finite_or_marked(ax, steps, curve, label=name, **style)
         if label.startswith("LSTM"):
             moving(line)  # the bias slider moves the LSTM's lines, the title and the note
     note = ax.text(
@@ -316,7 +341,7 @@ def plot_gradient_flow_biases(biases: tuple = (0.0, 1.0, 3.0)):
     steps = curve_steps()
     fig, ax = new_figure(width=6.4, height=3.8)
     for (name, curve), (_, style) in zip(rnn_curves().items(), GRADIENT_FLOW_STYLES):
-        finite_or_marked(ax, steps, curve, label=f"{name} (ρ = {rnn_rho(name):.2f})", **style)
+        finite_or_marked(ax, steps, curve, label=rnn_label(name), **style)
     for color, marker, bias, (full, cell) in zip(
         (COLORS[5], COLORS[0], COLORS[2], COLORS[4]), "osDp", biases, lstm_curves(*biases)
     ):
@@ -327,6 +352,22 @@ def plot_gradient_flow_biases(biases: tuple = (0.0, 1.0, 3.0)):
     ax.plot([], [], color=COLORS[7], ls=":", lw=1, label=guide)
     _finish_gradient_axes(ax, f"how much of x_1 reaches h_T, at initialisation, d = {D}")
     return fig
+
+
+AWD_LSTM_UNITS = (1150, 1150, 400)  # the three layers of the LSTM language model Khandelwal et al. 2018 study
+LM_VOCABULARIES = {"Penn Treebank": 10_000, "WikiText-2": 33_278}  # their two corpora's vocabularies
+
+
+def state_full_tokens(units, vocab: int, bits: int = 32) -> float:
+    """Tokens after which the states (h and c) of stacked LSTM layers of these sizes, `bits` bits per
+    number, can no longer hold a whole sequence of tokens from a vocabulary of `vocab`:
+    2 * sum(units) * bits / log2(vocab)."""
+    units = list(units)
+    for n in units:
+        require_positive_int(n, "each layer's units")
+    if isinstance(vocab, bool) or not isinstance(vocab, int) or vocab < 2:
+        raise ValueError(f"vocab (the vocabulary size) must be a whole number of at least 2, got {vocab!r}")
+    return 2 * sum(units) * bits / math.log2(vocab)
 
 
 def plot_state_size(d: int = D, vocab: int = 8):
@@ -341,16 +382,8 @@ def plot_state_size(d: int = D, vocab: int = 8):
         ls="--",  # not colour alone
         label=f"LSTM state: 2d = {2 * d} float32 numbers = {2 * d * 32} bits",
     )
-    full = 2 * d * 32 / math.log2(vocab)  # tokens the state could hold, at best
+    full = state_full_tokens([d], vocab)  # tokens the state could hold, at best
     ax.axvline(full, color=COLORS[7], lw=0.8, ls=":", label=f"state full after {full:.0f} tokens")
-    ax.axvspan(
-        150,
-        250,
-        color=COLORS[2],
-        alpha=0.2,
-        lw=0,
-        label="context trained LSTM LMs use: ~200 tokens (Khandelwal et al. 2018)",
-    )
     log_axis(ax, "x")
     log_axis(ax, "y")
     ax.set(
@@ -385,15 +418,17 @@ def _lstm_step_inputs():
     return tuple(torch.randn(shape) for shape in shapes)
 
 
-def _cell_path_inputs():
-    """f (T, 6) in (0.5, 1), T = 7..12: the product stays well above the tolerance, and T != d."""
-    T = 7 + int(torch.randint(6, ()))
-    return (0.5 + 0.5 * torch.rand(T, 6),)
+def lstm_below_rnn_solution() -> float:
+    """The lowest forget bias on the gradient-flow slider at which the LSTM's ||dh_500/dx_1||_F is still
+    above the default RNN's."""
+    rnn = gradient_norm_at(T_MAX, "RNN")
+    return min(b for b in FORGET_BIASES if gradient_norm_at(T_MAX, b) > rnn)
 
 
-def steps_to_one_percent_solution():
-    """With a constant forget gate f = 0.9, the first T with 0.9**T < 0.01."""
-    return math.ceil(math.log(0.01) / math.log(0.9))
+def forget_bias_half_solution() -> float:
+    """The forget bias b with sigma(b)**100 = 1/2: b = logit(0.5**0.01)."""
+    f = 0.5**0.01
+    return math.log(f / (1 - f))
 
 
 register_exercise(
@@ -404,16 +439,22 @@ register_exercise(
     "c_t = f*c_prev + i*g and h_t = o*tanh(c_t).",
 )
 register_exercise(
-    "cell_path",
-    reference=cell_path,
-    make_inputs=_cell_path_inputs,
-    hint="dc_t/dc_{t-1} = diag(f_t) along the cell path; multiply over t (dim 0).",
+    "lstm_below_rnn",
+    reference=lstm_below_rnn_solution,
+    hint="set the sequence length to 500 and lower the forget bias one step at a time; compare where the "
+    "LSTM's line and the RNN's line (triangles) end.",
+    worked="Predicted from the cell path alone: it shrinks by sigma(b_f) per step, the default RNN by\n"
+    "about 0.455, and sigma(b_f) < 0.455 for every b_f <= -0.5, so the LSTM should fall below the RNN\n"
+    "already at -0.5. The widget at T = 500: at -0.5 the LSTM is still far above the RNN (about 2e-156\n"
+    "against 6e-171); at -1 it falls below (about 2e-208). The lowest bias still above is -0.5: the paths\n"
+    "through h and W_hh keep the LSTM's gradient above what its forget gates alone predict.",
 )
 register_exercise(
-    "steps_to_one_percent",
-    reference=steps_to_one_percent_solution,
-    hint="solve 0.9**T < 0.01 for the smallest whole T: T > log(0.01) / log(0.9).",
-    worked="Along the cell path each step multiplies what is left by f = 0.9: after T steps, 0.9**T.\n"
-    "0.9**T < 0.01  <=>  T > log(0.01) / log(0.9) = 43.7 (dividing by log 0.9 < 0 flips the sign).\n"
-    "The smallest whole T is 44: 0.9**43 = 0.0108 is still above 1 %, 0.9**44 = 0.0097 is below.",
+    "forget_bias_half",
+    reference=forget_bias_half_solution,
+    hint="solve sigma(b)**100 = 0.5: first the gate f = 0.5**(1/100), then the b with sigma(b) = f, "
+    "b = log(f / (1 - f)).",
+    worked="Each step keeps f = sigma(b) of the cell path, so 100 steps keep f**100 = 1/2:\n"
+    "f = 0.5**0.01 = 0.99309. sigma(b) = f  <=>  b = log(f / (1 - f)) = 4.968:\n"
+    "the gate must start almost fully open.",
 )

@@ -213,13 +213,14 @@ WRONG = {  # exercise -> {what the mistake is: a plausible wrong answer}
         "(c, h)": lambda *args: _lstm("ifgo")(*args)[::-1],
         "three values": helpers.lstm_step,
     },
-    "cell_path": {
-        "one factor short": lambda f: f[1:].prod(0),
-        "over units": lambda f: f.prod(1),
-        "sum": lambda f: f.sum(0),
-        "last gate": lambda f: f[-1],
+    "lstm_below_rnn": {"the cell path's prediction": 0.0, "one step lower": -1.0, "bias 1": 1.0, "half": 0.5},
+    "forget_bias_half": {
+        "the gate, not the bias": 0.5**0.01,
+        "rounded": 4.97,
+        "one step short": math.log(0.5 ** (1 / 99) / (1 - 0.5 ** (1 / 99))),
+        "logit of one half": 0.0,
+        "log 100": math.log(100),
     },
-    "steps_to_one_percent": {"one less": 43, "one more": 45, "not whole": math.log(0.01) / math.log(0.9)},
     "rnn_flops": {
         "one matmul": lambda B, N, d: 2 * B * N * d**2,
         "forgot B": lambda B, N, d: 4 * N * d**2,

@@ -157,10 +157,61 @@ def test_exercise_references_match_the_helpers():
     args = EXERCISES["lstm_step"].make_inputs()
     h, c, _ = helpers.lstm_step(*args)
     assert compare(nb03.lstm_step_solution(*args), (h, c)) is None
-    f = torch.rand(7, 3)
-    assert compare(EXERCISES["cell_path"].reference(f), f.prod(0)) is None
-    T = nb03.steps_to_one_percent_solution()
-    assert 0.9**T < 0.01 <= 0.9 ** (T - 1)
+    b = nb03.forget_bias_half_solution()
+    assert_close(
+        torch.sigmoid(torch.tensor(b, dtype=torch.float64)) ** 100, torch.tensor(0.5, dtype=torch.float64)
+    )
+    assert 4.9 < b < 5.0 <= nb03.FORGET_BIASES[-1]  # about 4.97: at the slider's top
+
+
+def test_the_widget_exercise_is_what_the_widget_shows():
+    """The lowest forget bias at which the LSTM ends above the default RNN at T = 500, read off the
+    gradient-flow widget's own lines; and the cell path alone would predict a higher one."""
+    explorer = nb03.explore_gradient_flow()
+    explorer.controls["T"].value = nb03.T_MAX
+    above = []
+    for bias in nb03.FORGET_BIASES:
+        explorer.controls["forget_bias"].value = bias
+        rnn, lstm_line = explorer.result.axes[0].lines[0], explorer.result.axes[0].lines[2]
+        assert rnn.get_xdata()[-1] == lstm_line.get_xdata()[-1] == nb03.T_MAX
+        if lstm_line.get_ydata()[-1] > 10 * rnn.get_ydata()[-1]:  # no near tie
+            above.append(bias)
+        else:
+            assert lstm_line.get_ydata()[-1] < rnn.get_ydata()[-1] / 10
+    assert min(above) == nb03.lstm_below_rnn_solution() == -0.5
+    assert above == [b for b in nb03.FORGET_BIASES if b >= -0.5]  # monotone: one answer
+    rnn_rate = nb03.decay_per_step("RNN")
+    predicted = min(b for b in nb03.FORGET_BIASES if 1 / (1 + math.exp(-b)) > rnn_rate)
+    assert predicted > nb03.lstm_below_rnn_solution()  # the surprise the exercise asks about
+
+
+def test_the_default_rnn_breaks_the_sufficient_condition_and_still_vanishes():
+    assert nb03.rnn_rho("RNN") < 0.6 and nb03.rnn_sigma_max("RNN") > 1.1
+    assert abs(nb03.rnn_sigma_max("orthogonal RNN") - 1) < 1e-5
+    linear = nb03.linear_decay_per_step("RNN")
+    assert abs(linear - nb03.rnn_rho("RNN")) < 0.01  # without the tanh: about rho (Gelfand)
+    assert nb03.decay_per_step("RNN") < 0.85 * linear  # the tanh's slopes do the rest
+    assert abs(nb03.linear_decay_per_step("orthogonal RNN") - 1) < 1e-6
+
+
+def test_linear_decay_is_the_norm_of_a_power_of_w_hh():
+    cell = nb03.make_rnn().double()
+    W, U = cell.weight_hh.detach(), cell.weight_ih.detach()
+    norm = lambda T: torch.linalg.matrix_norm(torch.linalg.matrix_power(W, T - 1) @ U).item()
+    assert_close(nb03.linear_decay_per_step("RNN", 5, 15), (norm(15) / norm(5)) ** 0.1, atol=0, rtol=1e-9)
+
+
+def test_the_state_bound_at_the_language_models_sizes():
+    assert nb03.state_full_tokens([64], 8) == 2 * 64 * 32 / 3
+    full = {name: nb03.state_full_tokens(nb03.AWD_LSTM_UNITS, v) for name, v in nb03.LM_VOCABULARIES.items()}
+    assert 11_500 < full["WikiText-2"] < full["Penn Treebank"] < 13_100  # the issue's 11,500-13,000
+    assert_close(full["Penn Treebank"], 2 * 2700 * 32 / math.log2(10_000))
+
+
+def test_the_state_figure_draws_no_band_from_another_model():
+    ax = nb03.plot_state_size().axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert not any("Khandelwal" in label for label in labels) and not ax.patches
 
 
 @pytest.mark.parametrize(
@@ -193,6 +244,11 @@ def test_exercise_references_match_the_helpers():
         (lambda: nb03.make_rnn(d=0), "d (the hidden size)"),
         (lambda: nb03.decay_per_step(1.0, 500, 50), "T0 must be below T1"),
         (lambda: nb03.seed_spread(3.0, Ts=(7,)), "multiple of 5"),
+        (lambda: nb03.rnn_sigma_max("GRU"), "one of"),
+        (lambda: nb03.linear_decay_per_step("GRU"), "one of"),
+        (lambda: nb03.linear_decay_per_step("RNN", 50, 50), "T0 must be"),
+        (lambda: nb03.state_full_tokens([64, 0], 8), "each layer's units"),
+        (lambda: nb03.state_full_tokens([64], 1), "vocab (the vocabulary size)"),
     ],
 )
 def test_bad_input_raises_a_clear_value_error(call, words):

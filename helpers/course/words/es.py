@@ -39,8 +39,14 @@ HINTS = {
         "el orden de las compuertas es i, f, g, o; i, f, o usan la sigmoide, g usa tanh; "
         "c_t = f*c_prev + i*g y h_t = o*tanh(c_t)."
     ),
-    "cell_path": ("dc_t/dc_{t-1} = diag(f_t) a lo largo del camino de la celda; multiplica sobre t (dim 0)."),
-    "steps_to_one_percent": ("resuelve 0.9**T < 0.01 para el menor T entero: T > log(0.01) / log(0.9)."),
+    "lstm_below_rnn": (
+        "pon la longitud de la secuencia en 500 y baja el sesgo de la forget gate paso a paso; compara dónde "
+        "terminan la línea de la LSTM y la de la RNN (triángulos)."
+    ),
+    "forget_bias_half": (
+        "resuelve sigma(b)**100 = 0.5: primero la puerta f = 0.5**(1/100), después el b con sigma(b) = f, "
+        "b = log(f / (1 - f))."
+    ),
     "attention": (
         "las puntuaciones son q @ k.transpose(-2, -1), divididas por sqrt(d_k) = sqrt(q.shape[-1]); softmax "
         "sobre las claves (dim=-1), y después multiplica por v."

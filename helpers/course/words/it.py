@@ -37,8 +37,14 @@ HINTS = {
         "l'ordine dei gate è i, f, g, o; i, f, o usano la sigmoide, g usa tanh; "
         "c_t = f*c_prev + i*g e h_t = o*tanh(c_t)."
     ),
-    "cell_path": "dc_t/dc_{t-1} = diag(f_t) lungo il percorso della cella; moltiplica su t (dim 0).",
-    "steps_to_one_percent": "risolvi 0.9**T < 0.01 per il più piccolo T intero: T > log(0.01) / log(0.9).",
+    "lstm_below_rnn": (
+        "porta la lunghezza della sequenza a 500 e abbassa il bias del forget gate un passo alla volta; "
+        "confronta dove finiscono la linea dell'LSTM e quella della RNN (triangoli)."
+    ),
+    "forget_bias_half": (
+        "risolvi sigma(b)**100 = 0.5: prima il gate f = 0.5**(1/100), poi il b con sigma(b) = f, "
+        "b = log(f / (1 - f))."
+    ),
     "attention": (
         "i punteggi sono q @ k.transpose(-2, -1), divisi per sqrt(d_k) = sqrt(q.shape[-1]); softmax sulle "
         "chiavi (dim=-1), poi moltiplica per v."
