@@ -6,13 +6,22 @@ from dataclasses import dataclass
 import torch
 from matplotlib.figure import Figure
 
-from ..article import D_MODEL, MODELS, article_models, attention_flops, counted_flops, rnn_flops, time_models
+from ..article import (
+    D_MODEL,
+    MODELS,
+    FusedLSTM,
+    article_models,
+    attention_flops,
+    counted_flops,
+    rnn_flops,
+    time_models,
+)
 from ..course.exercises import register_exercise
 from ..course.style import COLORS, fix_margins, log_axis, log_limits, new_figure
 from ..course.tables import Table
 from ..course.widgets import Explorer, choice, moving, register
 from ..gpu_sweep import FAST_MHA, LOOP, LSTM, MHA, RNN, SWEEP_MODELS, pick
-from ..measure import Timing, operator_calls
+from ..measure import Timing, count_flops, operator_calls, workload
 
 
 def show(times: dict[str, Timing], title: str) -> None:
@@ -28,22 +37,41 @@ def _calls_at(name: str, seq_len: int, dim: int) -> int:
     return operator_calls(article_models(dim)[name], torch.zeros(1, seq_len, dim))
 
 
+def counted_lstm_flops(batch: int, seq_len: int, dim: int = D_MODEL) -> int:
+    """FlopCounterMode's count for one forward of nn.LSTM(dim, dim), the GPU sweep's model, on zeros
+    (batch, seq_len, dim). On the meta device, which carries shapes only (on the CPU PyTorch runs the
+    LSTM as one operator that FlopCounterMode does not see into)."""
+    model = FusedLSTM(dim).to("meta")
+    return count_flops(workload(model, torch.zeros(batch, seq_len, dim, device="meta"), False))
+
+
 def complexity_table(seq_len: int = 512, dim: int = D_MODEL) -> Table:
-    """The article's table (Vaswani et al. 2017, Table 1, rows 1-3) beside counts made here, at B=1."""
+    """The article's table (Vaswani et al. 2017, Table 1, rows 1-3) beside what is counted here, at B=1.
+
+    Every "counted" cell is a count made by this call (operator calls, FlopCounterMode); the
+    formulas the counts match and the path length, derived elsewhere, are labelled as such."""
     rnn, att = MODELS[1], MODELS[2]
-    where = "(derived in 04, counted in 08)"  # the notebooks that derive and count the path
 
     def calls(name):  # operator calls at N, then at 2N
         return f"{_calls_at(name, seq_len, dim)} -> {_calls_at(name, 2 * seq_len, dim)} operator calls"
+
+    def flops(name):
+        return f"{counted_flops(name, 1, seq_len, dim):,}"
 
     def growth(name, n, d):  # FLOPs at (n, d) over FLOPs at (seq_len, dim)
         return f"x{counted_flops(name, 1, n, d) / counted_flops(name, 1, seq_len, dim):.2f}"
 
     return Table(
-        ["", "article: RNN", f"counted: {rnn}", "article: attention", f"counted: {att}"],
+        ["", "article: RNN", f"here: {rnn}", "article: attention", f"here: {att}"],
         [
-            ["sequential operations", "O(N)", calls(rnn), "O(1)", calls(att)],
-            ["FLOPs per layer", "O(N d^2)", "4 N d^2", "O(N^2 d)", "8 N d^2 + 4 N^2 d"],
+            ["sequential operations (counted)", "O(N)", calls(rnn), "O(1)", calls(att)],
+            [
+                f"FLOPs per layer (counted, N={seq_len}, d={dim})",
+                "O(N d^2)",
+                flops(rnn),
+                "O(N^2 d)",
+                flops(att),
+            ],
             [
                 f"  when N doubles (N={seq_len})",
                 "x2",
@@ -58,7 +86,8 @@ def complexity_table(seq_len: int = 512, dim: int = D_MODEL) -> Table:
                 "x2",
                 growth(att, seq_len, 2 * dim),
             ],
-            ["maximum path length", "O(N)", f"N {where}", "O(1)", f"1 {where}"],
+            ["  the formula they match (not a count)", "", "4 N d^2", "", "8 N d^2 + 4 N^2 d"],
+            ["maximum path length (derived in 04, counted in 08)", "O(N)", "N", "O(1)", "1"],
         ],
     )
 
@@ -229,32 +258,33 @@ def _small_shape() -> tuple[int, int, int]:
 
 
 register_exercise(
-    "rnn_flops",
-    reference=lambda b, n, d: counted_flops(MODELS[0], b, n, d),
+    "lstm_flops",
+    reference=lambda b, n, d: counted_lstm_flops(b, n, d),
     make_inputs=_small_shape,
-    hint="each of the N steps does two (B, d) x (d, d) matmuls; one costs 2 B d^2.",
-    worked="Each of the N steps runs x_t W_ih^T and h W_hh^T: two (B, d) x (d, d) matmuls.\n"
-    "One costs B d^2 multiply-adds = 2 B d^2 FLOPs; the biases and tanh are not counted.\n"
-    "def rnn_flops(B, N, d): return N * 2 * (2 * B * d**2)   # = 4 B N d^2\n"
-    "e.g. B, N, d = 2, 9, 16: 4 * 2 * 9 * 16**2 = 18432.",
+    hint="an LSTM step computes four gates, and each gate is computed as the tanh RNN's one step is: "
+    "from x_t and h_(t-1), two (B, d) x (d, d) products of 2 B d^2 FLOPs each.",
+    worked="Each of the N steps computes four gates (input, forget, cell, output),\n"
+    "each from x_t W^T and h W^T: eight (B, d) x (d, d) matmuls per step, 2 B d^2 FLOPs each;\n"
+    "the biases and nonlinearities are not counted.\n"
+    "def lstm_flops(B, N, d): return N * 8 * (2 * B * d**2)   # = 16 B N d^2, four times the tanh RNN\n"
+    "e.g. B, N, d = 2, 9, 16: 16 * 2 * 9 * 16**2 = 73728.",
 )
 register_exercise(
-    "attention_flops",
-    reference=lambda b, n, d: counted_flops(MODELS[2], b, n, d),
-    make_inputs=_small_shape,
-    hint="four (B N, d) x (d, d) projections (q, k, v, out), then Q K^T and A V, "
-    "2 B N^2 d each; a multiply-add counts as 2 FLOPs.",
-    worked="q, k, v and the output projection: four (B N, d) x (d, d) matmuls, 2 B N d^2 each.\n"
-    "Q K^T and A V over the heads: (N, d/h) x (d/h, N) per head, 2 B N^2 d each in all.\n"
-    "def attention_flops(B, N, d): return 8 * B * N * d**2 + 4 * B * N**2 * d\n"
-    "e.g. B, N, d = 2, 9, 16: 8*2*9*16**2 + 4*2*9**2*16 = 36864 + 10368 = 47232.",
+    "lstm_attention_break_even",
+    reference=lambda: 2 * D_MODEL,
+    hint="set attention's 8 B N d^2 + 4 B N^2 d equal to the LSTM's count and solve for N: "
+    "the factor B N d divides out of both sides.",
+    worked="The LSTM does 16 B N d^2 (four gates, each two products), attention 8 B N d^2 + 4 B N^2 d.\n"
+    "Equal when 16 d = 8 d + 4 N, that is N = 2 d = 256 for d = 128.\n"
+    "Above N = 256 attention does more FLOPs than the LSTM; at N = 512, 1.5 times as many.",
 )
 register_exercise(
-    "ten_times_the_flops",
-    reference=lambda: 8 * D_MODEL,
-    hint="solve N/d + 2 = 10 for N, with d = 128.",
-    worked="attention / RNN = (8 B N d^2 + 4 B N^2 d) / (4 B N d^2) = 2 + N/d.\n"
-    "2 + N/d = 10 gives N = 8 d; with d = 128: N = 8 * 128 = 1024.",
+    "widget_flop_ratio",
+    reference=lambda: 256 / D_MODEL + 2,
+    hint="the title gives F_att / F_RNN = (8 B N d^2 + 4 B N^2 d) / (4 B N d^2): "
+    "does the batch B survive the division?",
+    worked="F_att / F_RNN = (8 B N d^2 + 4 B N^2 d) / (4 B N d^2) = 2 + N / d: the batch cancels.\n"
+    "At N = 256, d = 128: 2 + 2 = 4, at batch 1 as at batch 32.",
 )
 
 

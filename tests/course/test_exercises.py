@@ -221,19 +221,20 @@ WRONG = {  # exercise -> {what the mistake is: a plausible wrong answer}
         "logit of one half": 0.0,
         "log 100": math.log(100),
     },
-    "rnn_flops": {
-        "one matmul": lambda B, N, d: 2 * B * N * d**2,
-        "forgot B": lambda B, N, d: 4 * N * d**2,
-        "one step short": lambda B, N, d: 4 * B * (N - 1) * d**2,
-        "d not squared": lambda B, N, d: 4 * B * N * d,
+    "lstm_flops": {
+        "the tanh RNN's": lambda B, N, d: 4 * B * N * d**2,
+        "one product per gate": lambda B, N, d: 8 * B * N * d**2,
+        "three gates": lambda B, N, d: 12 * B * N * d**2,
+        "forgot B": lambda B, N, d: 16 * N * d**2,
+        "one step short": lambda B, N, d: 16 * B * (N - 1) * d**2,
     },
-    "attention_flops": {
-        "forgot out_proj": lambda B, N, d: 6 * B * N * d**2 + 4 * B * N**2 * d,
-        "only Q K^T": lambda B, N, d: 8 * B * N * d**2 + 2 * B * N**2 * d,
-        "one head": lambda B, N, d: 8 * B * N * d**2 + B * N**2 * d,
-        "N and d swapped": lambda B, N, d: 8 * B * d * N**2 + 4 * B * d**2 * N,
+    "lstm_attention_break_even": {"N = d": 128, "the article's N": 512, "N = 3 d": 384, "N = 2": 2},
+    "widget_flop_ratio": {
+        "the article's size": 6.0,
+        "N/d alone": 2.0,
+        "times the batch": 128.0,
+        "at N = 128": 3.0,
     },
-    "ten_times_the_flops": {"10 d": 1280, "one less": 1023, "one more": 1025, "forgot d": 8},
     "most_frequent_token": {
         "ties to the largest id": lambda x: 7 - _one_hot_counts(x).flip(-1).argmax(-1),
         "the first token": lambda x: x[:, 0],

@@ -54,3 +54,38 @@ def test_bad_input_raises_value_error(call, words):
     with pytest.raises(ValueError) as info:
         call()
     assert words in str(info.value)
+
+
+def test_lstm_flops_are_four_times_the_tanh_rnns_and_counted_on_the_real_layer():
+    """nn.LSTM's count (meta device) is 16 B N d^2: four gates, each the tanh RNN's two products;
+    attention does 1.5 times it at N / d = 4, the article's 512 / 128, and the tanh RNN a sixth of
+    attention's, as section 6 prints."""
+    for batch, seq_len, dim in ((1, 64, 16), (3, 9, 8)):
+        lstm = nb06.counted_lstm_flops(batch, seq_len, dim)
+        assert (
+            lstm == 4 * article.counted_flops(MODELS[1], batch, seq_len, dim) == 16 * batch * seq_len * dim**2
+        )
+    assert article.attention_flops(1, 64, 16) / nb06.counted_lstm_flops(1, 64, 16) == 1.5
+    assert article.attention_flops(1, 256, 128) == nb06.counted_lstm_flops(1, 256, 128)  # exercise 2
+
+
+def test_complexity_table_counts_and_labels_what_it_does_not_count():
+    table = nb06.complexity_table(seq_len=32, dim=16)
+    rows = {row[0].strip(): row for row in table.rows[1:]}
+    flops = rows["FLOPs per layer (counted, N=32, d=16)"]
+    assert (
+        flops[2] == f"{article.rnn_flops(1, 32, 16):,}"
+        and flops[4] == f"{article.attention_flops(1, 32, 16):,}"
+    )
+    assert "not a count" in next(k for k in rows if k.startswith("the formula"))
+    assert any("derived in 04" in k for k in rows)
+
+
+def test_widget_exercise_is_the_widgets_title():
+    """Exercise 3: the right-hand title at batch 1, N = 256 is the registered answer (4)."""
+    from helpers.course.exercises import EXERCISES
+
+    grid = nb06.Grid((16, 256), (1,), 128, {})
+    grid.times = {("cpu", m, 1, n): measure.Timing(1.0, 1.0, 1.0, 1) for m in MODELS for n in grid.seq_lens}
+    title = nb06.plot_cost(256, 1, grid).axes[1].get_title()
+    assert title.endswith(f"attention / RNN = {EXERCISES['widget_flop_ratio'].reference():.3g}"), title

@@ -80,12 +80,18 @@ HINTS = {
         'palabra anterior más la gramatical: ¿qué claves de "on" puntúan más alto, y cuántas son?'
     ),
     "mha_parameter_count": "in_proj es (3 d, d) más 3 d sesgos; out_proj es (d, d) más d sesgos.",
-    "rnn_flops": "cada uno de los N pasos hace dos matmul (B, d) x (d, d); una cuesta 2 B d^2.",
-    "attention_flops": (
-        "cuatro proyecciones (B N, d) x (d, d) (q, k, v, out), y después Q K^T y A V, 2 B N^2 d cada uno; "
-        "una multiplicación-suma cuenta como 2 FLOP."
+    "lstm_flops": (
+        "un paso de la LSTM calcula cuatro compuertas, y cada compuerta se calcula como el único paso de la "
+        "RNN tanh: a partir de x_t y h_(t-1), dos productos (B, d) x (d, d) de 2 B d^2 FLOP cada uno."
     ),
-    "ten_times_the_flops": "resuelve N/d + 2 = 10 para N, con d = 128.",
+    "lstm_attention_break_even": (
+        "iguala los 8 B N d^2 + 4 B N^2 d de la atención al recuento de la LSTM y despeja N: "
+        "el factor B N d se simplifica en ambos lados."
+    ),
+    "widget_flop_ratio": (
+        "el título da F_att / F_RNN = (8 B N d^2 + 4 B N^2 d) / (4 B N d^2): "
+        "¿sobrevive el batch B a la división?"
+    ),
     "most_frequent_token": (
         "cuenta cada token por fila (torch.nn.functional.one_hot(x, 8).sum(1)) y después toma el argmax: "
         "devuelve el primer máximo, es decir, el id más pequeño."

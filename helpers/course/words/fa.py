@@ -80,12 +80,18 @@ HINTS = {
     "mha_parameter_count": (
         "in_proj به شکل (3 d, d) است به‌علاوهٔ 3 d بایاس؛ out_proj به شکل (d, d) است به‌علاوهٔ d بایاس."
     ),
-    "rnn_flops": "هر یک از N گام دو matmul از نوع (B, d) x (d, d) انجام می‌دهد؛ هر کدام 2 B d^2 هزینه دارد.",
-    "attention_flops": (
-        "چهار تصویر (projection) از نوع (B N, d) x (d, d) (q, k, v, out)، سپس Q K^T و A V، هر کدام "
-        "2 B N^2 d؛ هر ضرب-جمع 2 FLOP حساب می‌شود."
+    "lstm_flops": (
+        "هر گام LSTM چهار دروازه را حساب می‌کند و هر دروازه همان‌طور حساب می‌شود که تنها گام RNN با tanh: "
+        "از x_t و h_(t-1)، دو ضرب (B, d) x (d, d) که هر کدام 2 B d^2 FLOP است."
     ),
-    "ten_times_the_flops": "معادلهٔ N/d + 2 = 10 را با d = 128 برای N حل کنید.",
+    "lstm_attention_break_even": (
+        "مقدار 8 B N d^2 + 4 B N^2 d توجه را با شمارش LSTM برابر بگذارید و برای N حل کنید: "
+        "ضریب B N d از دو طرف ساده می‌شود."
+    ),
+    "widget_flop_ratio": (
+        "عنوان، F_att / F_RNN = (8 B N d^2 + 4 B N^2 d) / (4 B N d^2) را می‌دهد: "
+        "آیا اندازهٔ دسته B پس از تقسیم باقی می‌ماند؟"
+    ),
     "most_frequent_token": (
         "هر توکن را در هر سطر بشمارید (torch.nn.functional.one_hot(x, 8).sum(1))، سپس argmax را بگیرید: "
         "اولین بیشینه را برمی‌گرداند، یعنی کوچک‌ترین id را."

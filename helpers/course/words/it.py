@@ -76,12 +76,18 @@ HINTS = {
         'precedente più quello grammaticale: quali chiavi di "on" hanno il punteggio più alto, e quante sono?'
     ),
     "mha_parameter_count": "in_proj è (3 d, d) più 3 d bias; out_proj è (d, d) più d bias.",
-    "rnn_flops": "ciascuno degli N passi fa due matmul (B, d) x (d, d); una costa 2 B d^2.",
-    "attention_flops": (
-        "quattro proiezioni (B N, d) x (d, d) (q, k, v, out), poi Q K^T e A V, 2 B N^2 d ciascuno; una "
-        "moltiplicazione-addizione conta come 2 FLOP."
+    "lstm_flops": (
+        "un passo della LSTM calcola quattro gate, e ciascun gate si calcola come l'unico passo della RNN "
+        "tanh: da x_t e h_(t-1), due prodotti (B, d) x (d, d) da 2 B d^2 FLOP ciascuno."
     ),
-    "ten_times_the_flops": "risolvi N/d + 2 = 10 rispetto a N, con d = 128.",
+    "lstm_attention_break_even": (
+        "uguaglia gli 8 B N d^2 + 4 B N^2 d dell'attenzione al conteggio della LSTM e risolvi rispetto a N: "
+        "il fattore B N d si semplifica da entrambi i lati."
+    ),
+    "widget_flop_ratio": (
+        "il titolo dà F_att / F_RNN = (8 B N d^2 + 4 B N^2 d) / (4 B N d^2): "
+        "il batch B sopravvive alla divisione?"
+    ),
     "most_frequent_token": (
         "conta ogni token per riga (torch.nn.functional.one_hot(x, 8).sum(1)), poi prendi l'argmax: "
         "restituisce il primo massimo, cioè l'id più piccolo."
