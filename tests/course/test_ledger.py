@@ -173,3 +173,12 @@ def test_c7s_flop_ratios_are_counted():
     assert attention == article.attention_flops(batch, seq_len, dim)
     verdict = claim("C7").verdict
     assert "about 1.5 times its FLOPs" in verdict and "about a sixth of attention's FLOPs" in verdict
+
+
+def test_c3_gives_the_capacity_bound_at_the_sizes_of_the_models_it_cites():
+    """03 computes the bound at AWD-LSTM's sizes (Khandelwal et al. 2018's models): not the toy's."""
+    from helpers.notebooks import nb03_lstm_gating as nb03
+
+    bounds = [nb03.state_full_tokens(nb03.AWD_LSTM_UNITS, v) for v in nb03.LM_VOCABULARIES.values()]
+    low, high = sorted(round(b) for b in bounds)
+    assert f"{low:,} to {high:,} tokens, far above the 200 they use" in claim("C3").measured
