@@ -175,11 +175,11 @@ register_exercise(
 )
 register_exercise(
     "uniform_entropy",
-    reference=lambda: math.log(50),
-    hint="uniform weights are 1/S each; -sum (1/S) ln(1/S) = ln S (natural log).",
-    worked="Uniform over S = 50 keys: p_j = 1/50 for every j.\n"
-    "H = -sum_j p_j ln p_j = -50 * (1/50) * ln(1/50) = ln 50.\n"
-    "math.log(50) = 3.912 nats (math.log2(50) = 5.644 would be bits).",
+    reference=lambda: math.log(2),
+    hint="first find the entropy of uniform weights over N keys, -sum (1/N) ln(1/N); then compare 2N with N.",
+    worked="Uniform over N keys: p_j = 1/N, so H(N) = -N * (1/N) * ln(1/N) = ln N.\n"
+    "H(2N) - H(N) = ln 2N - ln N = ln 2, whatever N is.\n"
+    "math.log(2) = 0.6931 nats (1 bit).",
 )
 
 

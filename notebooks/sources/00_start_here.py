@@ -22,7 +22,8 @@
 # al. 2017) replaced recurrence with self-attention. Within a few years RNNs and LSTMs had
 # all but vanished from large models.
 #
-# A short article, in Italian, Russian, Persian and Spanish, explains why in five steps.
+# A short article, *Why Transformers replaced RNNs and LSTMs* (in Italian, Russian, Persian and
+# Spanish: *Perché i Transformer hanno sostituito le reti RNN e LSTM*), explains why in five steps.
 # This course teaches that argument **and tests every claim in it** with an experiment you
 # can run. Where the article is right, you will see it; where it is wrong, you will see that too.
 #
@@ -74,14 +75,15 @@ generator = helpers.set_seed(0)
 # ## Eight claims, eight verdicts
 #
 # **Each claim gets a one-line verdict; the link opens the notebook whose experiment reaches it.**
+# Steps 1 to 3 are claims C1 to C3; step 4 makes three (C4 to C6), step 5 two (C7, C8). Read the
+# table as a map: its words are explained in the notebooks it links to.
 
 # %%
 ledger.short_ledger()
 
 # %% [markdown]
 # The full ledger, in [08](08_verdict.ipynb), adds what each verdict rests on: *measured here*,
-# or *from the literature*, cited. New words, such as *singular value*, are explained where
-# they appear.
+# or *from the literature*, cited.
 
 # %% [markdown]
 # ## Why Transformers won all the same
@@ -91,8 +93,10 @@ ledger.short_ledger()
 # long contexts still fail, and generation is still one token at a time. But in training
 # every token is known in advance. Attention handles them all at once, in big products that
 # keep a GPU busy, while an RNN must finish each step before the next. On a GPU, at the
-# article's sizes, this already beats the LSTM that attention replaced (C7). So the same
-# hardware and hours train a larger model on more text.
+# article's sizes (32 sequences of 512 tokens, width 128), this already beats the LSTM that
+# attention replaced (C7). A plain tanh RNN is faster still, but it does far less work, and its
+# gradient to distant tokens fades (02, 04). So the same hardware and hours train a larger model
+# on more text.
 # And any two tokens are one step apart: a long-range link need not survive hundreds of
 # steps. Recurrence came back later, where a fixed cost per generated token matters (08).
 
@@ -109,8 +113,8 @@ ledger.course_map()
 #
 # * **Read first, run later.** Every notebook is saved with its figures and outputs.
 # * **Every number has a source.** A number in the prose is a setting in a code cell, a
-#   result printed or drawn above it, or a published result, cited. Timings vary by machine,
-#   so cells assert only what holds anywhere. Any other number is a bug: please report it.
+#   result printed or drawn above it, or a published result, cited. Any other number is a
+#   bug: please report it.
 # * **Widgets** need a live kernel: run the notebook first (*Run → Run All Cells*). Drag a
 #   slider, use the arrow keys, or type a value in the labelled box beside it.
 # * **Exercises.** `helpers.check(...)` tells you at once whether your answer is right, and if
@@ -128,7 +132,7 @@ ledger.course_map()
 #
 # * **On your machine:** `make lab` creates a virtual environment, installs the
 #   tested versions and opens this notebook in JupyterLab; `make test` runs every
-#   test. Only Python 3.10 or newer (tested on 3.11), `make` and `git` are needed.
+#   test.
 # * **Colab:** open any notebook with its *Open in Colab* badge; its first cell
 #   installs the course helpers there, and does nothing anywhere else.
 # * **Binder:** the *launch binder* badge in the README builds the environment from
@@ -146,8 +150,7 @@ print(f"    device: {environment.device().type}")
 assert int(installed["torch"].split(".")[0]) >= 2, "the course needs PyTorch 2 or newer"
 
 # %% [markdown]
-# The course was tested with the versions in `requirements.txt`; newer ones will very likely
-# work too. `device: cpu` is fine. With `device: cuda`, notebook 06 also times the GPU.
+# `device: cpu` is fine. With `device: cuda`, notebook 06 also times the GPU.
 #
 # ## Try a widget
 #
@@ -180,8 +183,9 @@ helpers.check("softmax_cold_limit", answer)
 # %% [markdown]
 # **A harder second part: when scores tie.** Write `cold_softmax(scores)`: the limit of
 # $\mathrm{softmax}(s/\tau)$ as $\tau \to 0$, over the last dimension of a tensor of
-# scores. Some rows the check feeds it tie for the largest score. Some differ by so little
-# that a softmax at a small temperature is still far from the limit, and is refused.
+# scores. Some rows the check feeds it tie for the largest score. In others two scores differ
+# by so little that a softmax at any small temperature is still far from the limit: an answer
+# that computes one is refused.
 # Replace `raise NotImplementedError` with your code.
 
 

@@ -93,9 +93,20 @@ for word, s, a in zip(words, scores, weights):
 print(f"sum of the weights: {weights.sum():.3f}")
 
 # %% [markdown]
-# The nouns take most of the weight; a softmax never gives exactly 0. Each word also carries a
-# **value** $v_j$, what it passes on. The output for "sat" is $y = \sum_j a_j v_j$: mostly "cat" and
-# "mat".
+# The nouns take most of the weight; a softmax never gives exactly 0.
+#
+# **The output is a blend of values.** Each word also carries a **value** $v_j$, what it passes on.
+# The output for "sat" is $y = \sum_j a_j v_j$. Let each word pass on its type ($V = K$): $y$ then
+# says how much of each type "sat" gathered.
+
+# %%
+V = K  # (6, 4): here each word passes on its type
+y = weights @ V  # (4,): the values, weighted by attention
+print("      [det, noun, verb, prep]")
+print(f"output of sat: {[round(v, 2) for v in y.tolist()]}")
+
+# %% [markdown]
+# Mostly "noun": "sat" gathered what "cat" and "mat" offer.
 #
 # **Every word asks its own question.** A noun asks for the verb; the others ask for a noun:
 
@@ -227,8 +238,10 @@ print(w[0].round(decimals=2))
 # %% [markdown]
 # ## C4 in generation: still one token per step
 #
-# **Generating text is still one token per step.** With a causal mask, output $t$ depends only on
-# $x_1..x_t$, so training computes all positions at once. Generation computes them one at a time:
+# **Generating text is still one token per step.** In training every token of the text is known in
+# advance. A causal mask keeps output $t$ from seeing tokens after $t$, so one call computes every
+# output. Generation does not know token $t+1$ until it has produced it, so it computes them one at
+# a time:
 
 # %%
 L = 6
@@ -262,7 +275,8 @@ print(f"max |one by one - PyTorch's SDPA| {helpers.within_rounding(one_by_one - 
 nb.plot_gradient_vs_distance(N=100, d=32)
 
 # %% [markdown]
-# The RNN's and the LSTM's gradients fall exponentially with distance. Attention's has no trend:
+# The RNN's and the LSTM's gradients fall exponentially with distance (at initialisation the LSTM's
+# forget gates are about one half: notebook 03). Attention's has no trend:
 # without positions, nothing in this layer can tell distance (notebook 05). The numbers:
 
 # %%
@@ -357,8 +371,9 @@ answer = None
 helpers.check("score_spread", answer)
 
 # %% [markdown]
-# **3. Uniform attention.** What is the entropy, in nats, of attention weights spread
-# uniformly over 50 keys? (Use `math`.)
+# **3. Longer context, flatter attention.** A query that matches no key better than the others
+# spreads its weights uniformly over the $N$ keys. By how many nats does the entropy of those
+# weights grow when $N$ doubles? (Use `math`.)
 
 # %%
 answer = None
@@ -385,8 +400,8 @@ helpers.check("mha_mask", my_mha_mask)
 # %% [markdown]
 # **5. A louder query.** In the toy sentence the query of "sat" is a strength times the "noun"
 # direction, and the strength above was 4. Which strength makes the two nouns together take 90% of
-# the weight of "sat"? Give the exact value (an expression with `math` is fine), then try it with
-# `nb.toy_query("sat", strength=...)` and the loop above.
+# the weight of "sat"? Give the exact value (an expression with `math` is fine). Then try it: set
+# `q = nb.toy_query("sat", strength=...)` and rerun the scoring loop of "One query, by hand".
 
 # %%
 answer = None

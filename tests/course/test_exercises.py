@@ -172,7 +172,7 @@ WRONG = {  # exercise -> {what the mistake is: a plausible wrong answer}
         "the strength above": 4,
         "log10": 2 * math.log10(18),
     },
-    "uniform_entropy": {"log2": math.log2(50), "log10": math.log10(50), "1/S": 1 / 50, "ln 49": math.log(49)},
+    "uniform_entropy": {"in bits": 1.0, "doubles": 2.0, "ln N at 50": math.log(50), "halves": -math.log(2)},
     "split_heads": {
         "interleaved heads": lambda x, nh: x.view(*x.shape[:2], -1, nh).permute(0, 3, 1, 2),
         "reshape without transpose": lambda x, nh: x.reshape(x.shape[0], nh, x.shape[1], -1),
@@ -263,7 +263,7 @@ def test_a_plausible_wrong_answer_fails(capsys, name, mistake):
 def test_numpy_scalars_arrays_and_one_element_tensors_are_numbers(capsys):
     for answer in (np.int64(16640), np.float64(16640), np.array(16640), torch.tensor(16640), 16640.0):
         assert "correct!" in run(capsys, answer, "mha_parameter_count"), answer
-    for answer in (np.float64(math.log(50)), np.float32(math.log(50)), torch.tensor([math.log(50)])):
+    for answer in (np.float64(math.log(2)), np.float32(math.log(2)), torch.tensor([math.log(2)])):
         assert "correct!" in run(capsys, answer, "uniform_entropy"), answer
 
 

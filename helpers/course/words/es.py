@@ -59,7 +59,8 @@ HINTS = {
         "es 0; escribe la parte de la softmax que se llevan los dos sustantivos e iguálala a 0.9."
     ),
     "uniform_entropy": (
-        "los pesos uniformes valen 1/S cada uno; -sum (1/S) ln(1/S) = ln S (logaritmo natural)."
+        "primero halla la entropía de pesos uniformes sobre N claves, -sum (1/N) ln(1/N);"
+        " luego compara 2N con N."
     ),
     "mha_mask": (
         "construye primero la máscara en la convención de SDPA (True = puede atender): "

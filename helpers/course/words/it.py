@@ -57,7 +57,7 @@ HINTS = {
         "altra parola è 0; scrivi la quota della softmax che va ai due nomi e ponila uguale a 0.9."
     ),
     "uniform_entropy": (
-        "i pesi uniformi valgono 1/S ciascuno; -sum (1/S) ln(1/S) = ln S (logaritmo naturale)."
+        "prima trova l'entropia di pesi uniformi su N chiavi, -sum (1/N) ln(1/N); poi confronta 2N con N."
     ),
     "mha_mask": (
         "costruisci prima la maschera nella convenzione di SDPA (True = attenzione consentita): "
