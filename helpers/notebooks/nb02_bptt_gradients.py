@@ -194,6 +194,7 @@ def _non_normal_view(coupling: float, eigenvalue: float, K: int) -> dict:
     W = torch.tensor([[eigenvalue, coupling], [0.0, eigenvalue]], dtype=torch.float64)
     ks = list(range(K + 1))
     powers, normal = power_norms(W, K).tolist(), [eigenvalue**k for k in ks]
+    peak = max(ks, key=powers.__getitem__)  # the first k where ||W^k|| is largest
     return {
         "ks": ks,
         "powers": powers,
@@ -201,7 +202,13 @@ def _non_normal_view(coupling: float, eigenvalue: float, K: int) -> dict:
         "ylim": log_limits(powers, normal, [1.0]),
         "label": f"W = [[{eigenvalue:g}, {coupling:g}], [0, {eigenvalue:g}]]",
         "title": f"ρ = {eigenvalue:g} for both; σ_max = {largest_singular_value(W):.2f} for W, "
-        f"{eigenvalue:g} for λI",
+        f"{eigenvalue:g} for λI;\n"
+        + (
+            f"‖W^k‖ peaks at {powers[peak]:.3g}, at k = {peak}"
+            if peak < K
+            else f"‖W^k‖ still grows at k = {K}"
+        ),
+        "peak": peak,
     }
 
 
@@ -286,6 +293,59 @@ register_exercise(
     worked="One step's Jacobian is diag(tanh'(a_t)) W_hh: its norm is at most max|tanh'| * 0.9 = 0.9.\n"
     "The norm of a product is at most the product of the norms: 50 factors, each <= 0.9.\n"
     "So ||dh_50/dh_0|| <= 0.9**50 = 0.005154, whatever the inputs.",
+)
+
+
+# The exercises of the notebook as it is now. The three above came first; tests/test_jacobians.py and the
+# graders still use them, so they stay registered, though the notebook no longer asks them (its plain loop
+# and its prose now print their answers).
+
+
+def non_normal_peak() -> int:
+    """The power k at which ||W^k|| peaks for W = [[0.85, 5], [0, 0.85]]."""
+    W = torch.tensor([[0.85, 5.0], [0.0, 0.85]], dtype=torch.float64)
+    return int(power_norms(W, 60).argmax())
+
+
+def sigmoid_bound() -> float:
+    """sigma_max(W_hh) = 3 and |sigmoid'| <= 1/4, so ||dh_20/dh_0|| <= (3/4)^20."""
+    return (3 / 4) ** 20
+
+
+def residual_step_jacobian(u_k: torch.Tensor, W_hh: torch.Tensor) -> torch.Tensor:
+    """dh_k/dh_{k-1} = I + diag(1 - u_k^2) W_hh of the residual step h_k = h_{k-1} + u_k.
+
+    u_k = tanh(W_hh h_{k-1} + W_xh x_k) (d,), W_hh (d, d) -> (d, d).
+    """
+    return torch.eye(W_hh.shape[0], dtype=W_hh.dtype) + step_jacobian(u_k, W_hh)
+
+
+def _residual_jacobian_inputs():
+    return torch.tanh(2 * torch.randn(5)), torch.randn(5, 5)
+
+
+register_exercise(
+    "non_normal_peak",
+    reference=non_normal_peak,
+    hint="the corner entry of W^k dominates its norm: compare it at k and at k + 1.",
+    worked="W^k = [[0.85^k, 5 k 0.85^(k-1)], [0, 0.85^k]], and the corner entry dominates its norm.\n"
+    "From k to k + 1 that entry is multiplied by 0.85 (k + 1) / k,\n"
+    "which is above 1 while k < 0.85 / 0.15 = 5.67.\n"
+    "So it grows up to k = 6 and shrinks after: the hump peaks at k = 6.",
+)
+register_exercise(
+    "sigmoid_bound",
+    reference=sigmoid_bound,
+    hint="what is the largest slope of the sigmoid, s (1 - s)? It plays the part of gamma.",
+    worked="One step's Jacobian is diag(sigmoid'(z_k)) W_hh, and sigmoid' = s (1 - s) <= 1/4.\n"
+    "So each factor has norm at most 3 / 4 < 1: vanishing is guaranteed, although sigma_max = 3 > 1.\n"
+    "Twenty factors: ||dh_20/dh_0|| <= (3/4)**20 = 0.003171.",
+)
+register_exercise(
+    "residual_step_jacobian",
+    reference=residual_step_jacobian,
+    make_inputs=_residual_jacobian_inputs,
+    hint="h_{k-1} itself passes through unchanged, so its Jacobian I is added to diag(1 - u_k^2) W_hh.",
 )
 
 

@@ -166,3 +166,35 @@ def test_bad_input_raises_a_clear_value_error(call, words):
     with pytest.raises(ValueError) as info:
         call()
     assert words in str(info.value)
+
+
+def test_residual_step_jacobian_is_autograds(g):
+    W, W_xh, x, h = (
+        torch.randn(*shape, generator=g, dtype=torch.float64) for shape in [(5, 5), (5, 5), (5,), (5,)]
+    )
+    step = lambda h: h + torch.tanh(W @ h + W_xh @ x)
+    u = torch.tanh(W @ h + W_xh @ x)
+    assert_close(nb02.residual_step_jacobian(u, W), torch.autograd.functional.jacobian(step, h))
+
+
+def test_non_normal_peak_is_where_the_widget_peaks_and_its_title_says_so():
+    """Exercise 1 asks for the peak at eigenvalue 0.85: moving the slider there prints it in the title."""
+    view = nb02._non_normal_view(5.0, 0.85, 60)
+    assert nb02.non_normal_peak() == int(np.argmax(view["powers"])) == view["peak"] == 6
+    explorer = nb02.explore_non_normal()
+    assert explorer.result.axes[0].get_title().endswith("at k = 9")  # the notebook's 0.9, as printed
+    explorer.controls["eigenvalue"].value = 0.85
+    assert explorer.error is None and explorer.result.axes[0].get_title().endswith("at k = 6")
+    explorer.controls["eigenvalue"].value = 1.1
+    assert explorer.result.axes[0].get_title().endswith("still grows at k = 60")
+
+
+def test_sigmoid_bound_holds_for_a_sigmoid_rnn_with_sigma_max_three(g):
+    W = helpers.matrix_with_spectral_radius(8, 1.0, kind="gaussian", generator=g).double()
+    W = 3 * W / torch.linalg.svdvals(W)[0]  # sigma_max = 3
+    x = torch.randn(20, 8, generator=g, dtype=torch.float64)
+    h, product = torch.zeros(8, dtype=torch.float64), torch.eye(8, dtype=torch.float64)
+    for x_t in x:
+        h = torch.sigmoid(W @ h + x_t)
+        product = torch.diag(h * (1 - h)) @ W @ product
+    assert torch.linalg.matrix_norm(product, ord=2) <= nb02.sigmoid_bound()

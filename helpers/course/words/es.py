@@ -35,6 +35,11 @@ HINTS = {
     "linear_rnn_jacobian": "en una RNN lineal, el jacobiano de cada paso es la misma matriz W_hh.",
     "tanh_step_jacobian": "tanh'(a) = 1 - tanh(a)^2 = 1 - h^2 escala la fila i de W_hh (no la columna i).",
     "vanishing_bound": "cada uno de los 50 jacobianos tiene norma como mucho sigma_max * max|tanh'|.",
+    "non_normal_peak": "la entrada de la esquina de W^k domina su norma: compárala en k y en k + 1.",
+    "sigmoid_bound": "¿cuál es la pendiente máxima de la sigmoide, s (1 - s)? Hace el papel de gamma.",
+    "residual_step_jacobian": (
+        "h_{k-1} pasa sin cambios, así que su jacobiano I se suma a diag(1 - u_k^2) W_hh."
+    ),
     "lstm_step": (
         "el orden de las compuertas es i, f, g, o; i, f, o usan la sigmoide, g usa tanh; "
         "c_t = f*c_prev + i*g y h_t = o*tanh(c_t)."

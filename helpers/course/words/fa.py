@@ -36,6 +36,11 @@ HINTS = {
         "tanh'(a) = 1 - tanh(a)^2 = 1 - h^2 سطر i ماتریس W_hh را مقیاس می‌کند (نه ستون i را)."
     ),
     "vanishing_bound": "نرم هر یک از 50 ژاکوبی حداکثر sigma_max * max|tanh'| است.",
+    "non_normal_peak": "درایهٔ گوشهٔ W^k نرم آن را تعیین می‌کند: آن را در k و در k + 1 مقایسه کنید.",
+    "sigmoid_bound": "بیشترین شیب سیگموید، s (1 - s)، چقدر است؟ نقش gamma را بازی می‌کند.",
+    "residual_step_jacobian": (
+        "h_{k-1} بی‌تغییر عبور می‌کند، پس ژاکوبی آن، I، به diag(1 - u_k^2) W_hh افزوده می‌شود."
+    ),
     "lstm_step": (
         "ترتیب دروازه‌ها i, f, g, o است؛ i, f, o از sigmoid و g از tanh استفاده می‌کند؛ "
         "c_t = f*c_prev + i*g و h_t = o*tanh(c_t)."
