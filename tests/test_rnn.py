@@ -237,10 +237,10 @@ def test_exercise_references_pass(capsys):
     for name in ("rnn_step", "input_projection"):
         helpers.check(name, helpers.course.exercises.EXERCISES[name].reference)
         assert capsys.readouterr().out == f"[{name}] {verdict('correct')}\n"  # not "incorrect"
-    helpers.check("dependent_steps", 100)
-    assert capsys.readouterr().out == f"[dependent_steps] {verdict('correct')}\n"
-    for wrong in (99, 101):
-        helpers.check("dependent_steps", wrong)
+    helpers.check("stacked_depth", 101)
+    assert capsys.readouterr().out == f"[stacked_depth] {verdict('correct')}\n"
+    for wrong in (100, 200):
+        helpers.check("stacked_depth", wrong)
         assert "not right" in capsys.readouterr().out
     helpers.check("rnn_step", lambda x, h, W_xh, W_hh, b: x @ W_xh.T + h @ W_hh.T + b)  # forgot tanh
     assert "not yet" in capsys.readouterr().out

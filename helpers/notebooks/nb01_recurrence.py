@@ -1,9 +1,11 @@
 """Notebook 01: its figures, widgets, constants and exercises."""
 
+import functools
 import math
 import re
 from collections.abc import Callable
 
+import numpy as np
 import torch
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
@@ -11,7 +13,7 @@ from ..checks import require_positive_int, require_tensor
 from ..course.exercises import register_exercise
 from ..course.style import COLORS, finding, log_axis, new_figure
 from ..course.tables import Table
-from ..course.widgets import Explorer, choice, register
+from ..course.widgets import Explorer, choice, moving, register, slider
 from ..measure import autograd_nodes, time_fns
 from ..rnn import input_projection, rnn_chain, rnn_newton, rnn_newton_flops, rnn_step, tanh_step
 from ..seed import seeded
@@ -140,7 +142,8 @@ def newton_table(U: torch.Tensor, W_hh: torch.Tensor, scales=(1, 2, 3)) -> Table
 
 N_STEPS, WIDTH = 100, 32  # the article's 100th word; a small RNN's width d
 WAYS = ("one call, all t", "N independent calls", "N dependent steps")
-BATCHES = (1, 4, 16, 64)  # the batch sizes timed and shown
+CORE_WAYS = (WAYS[0], WAYS[2])  # the same work with and without the chain: the core path's figure
+BATCHES = (1, 4, 32, 64)  # the batch sizes timed and shown; 32 is the article's timing snippet's
 
 
 def three_ways(batch: int, *, grad: bool = False) -> dict[str, Callable[[], torch.Tensor]]:
@@ -173,10 +176,12 @@ def way_flops(batch: int) -> int:
     return 2 * batch * N_STEPS * WIDTH**2
 
 
-def count_ways(batches=(1, 64)) -> Table:
-    """The three ways, counted: tanh calls, their longest chain and matmul calls (autograd), FLOPs."""
+def count_ways(batches=(1, 64), ways=WAYS) -> Table:
+    """The ways, counted: tanh calls, their longest chain and matmul calls (autograd), FLOPs."""
     rows = []
     for way, fn in three_ways(1, grad=True).items():
+        if way not in ways:
+            continue
         tanhs, chain, matmuls = count_chain(fn())
         rows.append([way, matmuls, tanhs, chain, *(f"{way_flops(b):,}" for b in batches)])
     header = [
@@ -195,6 +200,9 @@ _MEASURED: dict[int, dict[str, float]] = {}  # batch -> {way: ms}: timed on this
 def time_ways(batches, *, repeats: int = 5) -> dict[int, dict[str, float]]:
     """Milliseconds of each way at each batch size: one thread, no grad, every run of each in turns.
 
+    Each time is the first quartile of the rounds (a quarter of them were faster), not the median: load
+    from other programs only ever slows a round down, so the faster rounds are the truer ones, and a
+    busy machine must slow three rounds in four to move it.
     Remembered, so that the widget redraws a batch size already timed without timing it again.
     """
     for b in batches:
@@ -203,16 +211,30 @@ def time_ways(batches, *, repeats: int = 5) -> dict[int, dict[str, float]]:
         calls = {(b, w): fn for b in batches for w, fn in three_ways(b).items()}
         times = time_fns(calls, repeats=repeats)
     for b in batches:
-        _MEASURED[b] = {w: times[b, w].median_ms for w in WAYS}
+        _MEASURED[b] = {w: times[b, w].q1_ms for w in WAYS}
     return {b: _MEASURED[b] for b in batches}
 
 
-def ways_table(ms: dict[int, dict[str, float]]) -> Table:
-    """The timings of time_ways as a table, with the chain's time per step in microseconds."""
+def ways_table(ms: dict[int, dict[str, float]], ways=WAYS) -> Table:
+    """The timings of time_ways as a table, with the chain's time per step in microseconds and, when the
+    table shows one call, how many times as long as one call the chain took."""
+    ratio = WAYS[0] in ways
     rows = [
-        [b, *(f"{ms[b][w]:.2f}" for w in WAYS), f"{1e3 * ms[b][WAYS[2]] / N_STEPS:.1f}"] for b in sorted(ms)
+        [
+            b,
+            *(f"{ms[b][w]:.2f}" for w in ways),
+            f"{1e3 * ms[b][WAYS[2]] / N_STEPS:.1f}",
+            *([f"{ms[b][WAYS[2]] / ms[b][WAYS[0]]:.0f}x"] if ratio else []),
+        ]
+        for b in sorted(ms)
     ]
-    return Table(["B", *(f"{w} (ms)" for w in WAYS), "chain: µs per step"], rows)
+    header = [
+        "B",
+        *(f"{w} (ms)" for w in ways),
+        "chain: µs per step",
+        *(["chain / one call"] if ratio else []),
+    ]
+    return Table(header, rows)
 
 
 def _ways_bars(batch: int) -> tuple[list[float], list[str], str, tuple[float, float]]:
@@ -221,28 +243,31 @@ def _ways_bars(batch: int) -> tuple[list[float], list[str], str, tuple[float, fl
         raise ValueError(f"batch must be one of {BATCHES}, got {batch!r}")
     if batch not in _MEASURED:
         time_ways([batch], repeats=2)  # a first visit: two short rounds, in turns
-    ms = [_MEASURED[batch][w] for w in WAYS]
-    title = f"B = {batch}: {way_flops(batch) / 1e6:.2g} MFLOP each; chain {ms[2] / ms[0]:.0f}x one call"
+    ms = [_MEASURED[batch][w] for w in CORE_WAYS]
+    title = (
+        f"B = {batch}: {way_flops(batch) / 1e6:.2g} MFLOP each; the chain took {ms[1] / ms[0]:.0f}x one call"
+    )
     return ms, [f"{m:.2f}" for m in ms], title, (min(0.01, min(ms) / 2), max(100.0, 2 * max(ms)))
 
 
-WAY_NAMES = ("one call", f"{N_STEPS} independent calls", f"{N_STEPS}-step chain")  # the bars, as drawn
+WAY_NAMES = ("the same work in one call", f"the {N_STEPS}-step chain")  # the bars, as drawn
 
 
 def _cost_finding(labels: list[str]) -> str:
-    """The bars' times in words, for the figure's alt text: "one call 0.05 ms, ..."."""
+    """The bars' times in words, for the figure's alt text: "the same work in one call 0.05 ms, ..."."""
     return "Times: " + ", ".join(f"{name} {label} ms" for name, label in zip(WAY_NAMES, labels)) + "."
 
 
 def plot_sequential_cost(batch: int = 1):
-    """The three ways' times at one batch size, as bars on a log axis (timed once per batch size)."""
+    """The chain's time against the same work in one call, at one batch size, as bars on a log axis
+    (timed once per batch size)."""
     ms, labels, title, ylim = _ways_bars(batch)
     fig, ax = new_figure(width=6.0, height=3.2)
-    ax.bar(WAY_NAMES, ms, color=[COLORS[0], COLORS[5], COLORS[3]], width=0.6)
+    ax.bar(WAY_NAMES, ms, color=[COLORS[0], COLORS[3]], width=0.5)
     log_axis(ax, "y")
     for i, (m, label) in enumerate(zip(ms, labels)):
         ax.text(i, m * 1.2, label, ha="center", fontsize=9)
-    ax.set(ylim=ylim, ylabel=f"time for N = {N_STEPS} (ms)")
+    ax.set(ylim=ylim, ylabel=f"time for N = {N_STEPS} steps (ms)")
     ax.set_title(title, fontsize=10, y=1.0)  # a fixed y: no search for a free spot at each redraw
     return finding(fig, _cost_finding(labels))
 
@@ -318,9 +343,157 @@ def no_loop_over_t(answer) -> str | None:
     return None
 
 
-def dependent_steps_solution() -> int:
-    """h_100 needs h_99, which needs h_98, ... back to h_0 (given): 100 tanh steps, one after another."""
-    return 100
+# --- a stacked RNN: layer l reads layer l - 1's state at the same step -------------------
+
+LAYER_RANGE, STEP_RANGE = (1, 4), (2, 10)  # the widget's bounds
+
+
+@functools.cache
+def stacked_depths(N: int, layers: int) -> tuple[tuple[int, ...], ...]:
+    """The longest chain of tanh steps behind each state of a stacked tanh RNN, counted in its autograd
+    graph (count_chain): row l - 1 is layer l, column t - 1 is step t.
+
+    Layer 1 reads x_t; layer l > 1 reads layer l - 1's state at the same step t (helpers.rnn_step, one
+    step of one layer at a time, so that nothing waits for more than it needs)."""
+    require_positive_int(N, "N (the number of steps)")
+    require_positive_int(layers, "layers")
+    d = 3
+    with seeded(0), torch.enable_grad():
+        x = torch.randn(1, N, d, requires_grad=True)
+        weights = [(torch.randn(d, d), torch.randn(d, d) / d, torch.zeros(d)) for _ in range(layers)]
+        h = [torch.zeros(1, d) for _ in range(layers)]  # h_0 of each layer
+        depths = [[0] * N for _ in range(layers)]
+        for t in range(N):
+            below = x[:, t]  # (1, d): the input of layer 1
+            for layer, (W_xh, W_hh, b) in enumerate(weights):
+                h[layer] = rnn_step(below, h[layer], W_xh, W_hh, b)  # (1, d)
+                depths[layer][t] = count_chain(h[layer])[1]
+                below = h[layer]
+    return tuple(tuple(row) for row in depths)
+
+
+def wavefront_width(N: int, layers: int) -> int:
+    """The most states of a stacked RNN that are ready after the same number of steps: the most that
+    could be computed at the same time."""
+    depths = [k for row in stacked_depths(N, layers) for k in row]
+    return max(depths.count(k) for k in set(depths))
+
+
+def _stacked_grid(layers: int, N: int):
+    """What the stacked-chain figure shows: the grid of depths (masked outside layers x N), its labels,
+    the title and the finding."""
+    lo, hi = LAYER_RANGE
+    if not (isinstance(layers, int) and lo <= layers <= hi):
+        raise ValueError(f"layers must be an int from {lo} to {hi}, got {layers!r}")
+    lo, hi = STEP_RANGE
+    if not (isinstance(N, int) and lo <= N <= hi):
+        raise ValueError(f"N (the number of steps) must be an int from {lo} to {hi}, got {N!r}")
+    full = stacked_depths(
+        STEP_RANGE[1], LAYER_RANGE[1]
+    )  # a state's chain does not depend on what comes after
+    depths = [row[:N] for row in full[:layers]]
+    grid = torch.full((LAYER_RANGE[1], STEP_RANGE[1]), float("nan"))  # (4, 10): every slot the widget has
+    grid[:layers, :N] = torch.tensor(depths, dtype=torch.float32)
+    labels = [k for row in depths for k in row]
+    last, width = depths[-1][-1], max(labels.count(k) for k in set(labels))
+    title = (
+        f"{layers} layer{'s' if layers > 1 else ''}, {N} steps: {layers * N} tanh steps, "
+        f"the top state at t = {N} after {last} in a row"
+    )
+    text = (
+        f"A grid of states, {layers} layers by {N} steps, each labelled with the longest chain of tanh steps "
+        f"behind it: it grows by 1 along a layer and by 1 up the layers, so the top state at t = {N} waits "
+        f"for {last} steps; at most {width} of them share a label."
+    )
+    return grid, title, text
+
+
+def _draw_stacked(ax, labels, arrows, image, layers: int, N: int) -> str:
+    """Put the grid of (layers, N) into the figure's image, labels and arrows; return its finding.
+
+    The labels are one marker line per depth (a digit drawn as a marker): far quicker to redraw than
+    one text per state."""
+    grid, title, text = _stacked_grid(layers, N)
+    image.set_data(np.ma.masked_invalid(grid.numpy()))
+    for k, label in labels.items():
+        where = (grid == k).nonzero().tolist()  # [(layer, t), ...] of the states k steps deep
+        label.set_data([t for _, t in where], [layer for layer, _ in where])
+    right, up = arrows  # markers between the states: from the state before, and from the layer below
+    right.set_data(
+        [t + 0.5 for _ in range(layers) for t in range(N - 1)],
+        [i for i in range(layers) for _ in range(N - 1)],
+    )
+    up.set_data(
+        [t for _ in range(layers - 1) for t in range(N)],
+        [i + 0.5 for i in range(layers - 1) for _ in range(N)],
+    )
+    ax.set_title(title, fontsize=10)
+    return text
+
+
+def plot_stacked_chain(layers: int = 2, N: int = 6):
+    """A stacked tanh RNN as a grid of states, each labelled with the longest chain of tanh steps behind it
+    (stacked_depths), with arrows from the state before (same layer) and from the layer below (same step).
+    The grid has the widget's largest size; the slots beyond layers x N are left blank."""
+    L_max, N_max = LAYER_RANGE[1], STEP_RANGE[1]
+    fig, ax = new_figure(width=6.4, height=3.0)
+    image = ax.imshow(
+        np.ma.masked_all((L_max, N_max)),
+        origin="lower",
+        cmap="viridis",
+        vmin=1,
+        vmax=N_max + L_max - 1,  # the deepest state the widget can show
+        aspect="auto",
+        interpolation="nearest",
+    )
+    deepest = N_max + L_max - 1
+    labels = {  # one line of markers per depth k, the digits of k as its marker
+        k: ax.plot(
+            [],
+            [],
+            ls="none",
+            marker=f"${k}$",
+            markersize=9 if k < 10 else 13,
+            mew=0.4,
+            color="white" if k < 8 else "black",
+        )[0]
+        for k in range(1, deepest + 1)
+    }
+    arrow = dict(ls="none", color=COLORS[7], markersize=6)
+    arrows = (ax.plot([], [], marker=">", **arrow)[0], ax.plot([], [], marker="^", **arrow)[0])
+    ax.set_xticks(range(N_max), [str(t + 1) for t in range(N_max)])
+    ax.set_yticks(range(L_max), [str(layer + 1) for layer in range(L_max)])
+    ax.set(xlabel="time step t", ylabel="layer", xlim=(-0.5, N_max - 0.5), ylim=(-0.5, L_max - 0.5))
+    fig._stacked = (ax, labels, arrows, image)  # what update_stacked_chain changes
+    moving(image, ax.title, *arrows, *labels.values())  # drawn over a kept background
+    return finding(fig, _draw_stacked(ax, labels, arrows, image, layers, N))
+
+
+def update_stacked_chain(fig, layers: int = 2, N: int = 6) -> None:
+    """plot_stacked_chain's figure, redrawn in place at other sizes."""
+    finding(fig, _draw_stacked(*fig._stacked, layers, N))
+
+
+@register
+def explore_stacked_chain() -> Explorer:
+    """Layers and steps of a stacked RNN: the longest chain of tanh steps behind each state."""
+    controls = {
+        "layers": slider("layers", *LAYER_RANGE, 1, 2),
+        "N": slider("time steps N", *STEP_RANGE, 1, 6),
+    }
+    return Explorer(
+        plot_stacked_chain, controls, name="stacked_chain", update=update_stacked_chain, background=()
+    )
+
+
+def stacked_depth_solution() -> int:
+    """The longest chain of tanh steps behind the state of layer 2 at t = 100, counted."""
+    return stacked_depths(100, 2)[1][99]
+
+
+def wavefront_solution() -> int:
+    """The most states of a 3-layer RNN over 8 steps that can be computed at the same time."""
+    return wavefront_width(8, 3)
 
 
 register_exercise(
@@ -337,11 +510,24 @@ register_exercise(
     rule=no_loop_over_t,
 )
 register_exercise(
-    "dependent_steps",
-    reference=dependent_steps_solution,
-    hint="count the arrows from h_0 to h_100 in the unrolled chain.",
-    worked="h_1 = tanh(u_1 + W_hh h_0) is 1 step; h_2 needs h_1: 2 steps, one after the other.\n"
-    "h_t needs the t - 1 states h_1 .. h_{t-1}, then its own step: t steps.\n"
-    "So h_100 needs the 99 earlier states (the article's 'first 99'), then its own: 100.\n"
-    "The count_chain cell counts the same chain of 100 in nn.RNN's autograd graph.",
+    "stacked_depth",
+    reference=stacked_depth_solution,
+    hint="layer 2's state at step t waits for two states: its own at t - 1 and layer 1's at t. "
+    "Follow the longest path back to h_0.",
+    worked="Layer 1 is the chain of this notebook: its state at t waits for t steps.\n"
+    "Layer 2's state at t needs layer 1's at t (t steps) and its own at t - 1, then one step more.\n"
+    "So it is ready after t + 1 steps: the top state at t = 100 after 101, not 200.\n"
+    "The 200 steps in all do not run one after another: layer 2 can start as soon as layer 1 has\n"
+    "its first state. (On the CPU, nn.RNN(num_layers=2) runs layer 1 to the end first: its graph\n"
+    "has a chain of 200, because it gives layer 2 all its inputs in one matmul.)",
+)
+register_exercise(
+    "wavefront_width",
+    reference=wavefront_solution,
+    hint="two states can be computed at the same time only when neither waits for the other: in the "
+    "widget, they share a number.",
+    worked="A state at layer l and step t is ready after t + l - 1 steps.\n"
+    "States that share that number wait for none of each other: they can run side by side.\n"
+    "Each layer has one state with a given number, so at most 3 share one (with 8 steps >= 3 layers).\n"
+    "Stacking gives parallel hardware one state per layer to run at once, never more.",
 )

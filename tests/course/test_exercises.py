@@ -220,7 +220,8 @@ WRONG = {  # exercise -> {what the mistake is: a plausible wrong answer}
         "sigmoid": lambda x, h, W_xh, W_hh, b: torch.sigmoid(x @ W_xh.T + h @ W_hh.T + b),
     },
     "input_projection": {"forgot b": lambda x, W, b: x @ W.T, "minus b": lambda x, W, b: x @ W.T - b},
-    "dependent_steps": {"off by one": 99, "one more": 101, "one": 1},
+    "stacked_depth": {"one layer": 100, "layer after layer": 200, "one more": 102, "the first 99": 99},
+    "wavefront_width": {"every step": 8, "every state": 24, "one at a time": 1, "two": 2, "last depth": 10},
     "lstm_step": {
         "order i, g, f, o": _lstm("igfo"),
         "order f, i, g, o": _lstm("figo"),

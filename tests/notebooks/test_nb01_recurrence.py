@@ -1,5 +1,5 @@
 """Notebook 01's module: the unrolled chain, the chain counter, the three ways timed, the batch widget,
-Newton's table, the input projection's rule (no loop over t)."""
+the stacked chain and its widget, Newton's table, the input projection's rule (no loop over t)."""
 
 import pytest
 import torch
@@ -40,16 +40,60 @@ def test_the_chain_is_slower_than_one_call_and_barely_slower_with_64_times_the_w
     assert ms[64][chain] < 16 * ms[1][chain]  # 64x the FLOPs
 
 
-def test_sequential_cost_widget_shows_the_timed_batch():
+def test_sequential_cost_widget_shows_the_chain_against_the_same_work_in_one_call():
     explorer = nb01.explore_sequential_cost()
     explorer.controls["batch"].value = 64
     ax = explorer.result.axes[0]
-    assert [bar.get_height() for bar in ax.patches] == [nb01._MEASURED[64][w] for w in nb01.WAYS]
-    assert ax.get_title().startswith("B = 64: 13 MFLOP each")
+    assert [bar.get_height() for bar in ax.patches] == [nb01._MEASURED[64][w] for w in nb01.CORE_WAYS]
+    assert nb01.CORE_WAYS == (nb01.WAYS[0], nb01.WAYS[2])  # no bar for the 100 independent calls
+    assert ax.get_title().startswith("B = 64: 13 MFLOP each; the chain took ")
     alt = describe(explorer.result)  # the alt text after the redraw: bars by name, B = 64's times
-    assert "against 3 categories: one call; 100 independent calls; 100-step chain" in alt
-    assert f"100-step chain {nb01._MEASURED[64][nb01.WAYS[2]]:.2f} ms." in alt
+    assert "against 2 categories: the same work in one call; the 100-step chain" in alt
+    assert f"the 100-step chain {nb01._MEASURED[64][nb01.WAYS[2]]:.2f} ms." in alt
     assert repr(explorer) == "Explorer(sequential_cost: batch size B)"
+
+
+def test_the_batch_sizes_include_the_articles_snippet_and_its_100th_word():
+    assert 1 in nb01.BATCHES and 32 in nb01.BATCHES and max(nb01.BATCHES) == 64
+
+
+def test_the_core_tables_show_one_call_and_the_chain_only():
+    counted = repr(nb01.count_ways(ways=nb01.CORE_WAYS))
+    assert nb01.WAYS[1] not in counted and nb01.WAYS[0] in counted and nb01.WAYS[2] in counted
+    ms = {b: {w: 1.0 + i for i, w in enumerate(nb01.WAYS)} for b in (1, 64)}
+    timed = repr(nb01.ways_table(ms, ways=nb01.CORE_WAYS))
+    assert nb01.WAYS[1] not in timed and "chain / one call" in timed and "3x" in timed
+    assert nb01.WAYS[1] in repr(nb01.ways_table(ms))
+
+
+def test_a_stacked_state_waits_for_its_step_plus_its_layer_minus_one():
+    depths = nb01.stacked_depths(7, 3)
+    assert depths == tuple(tuple(t + layer for t in range(1, 8)) for layer in range(3))
+    assert nb01.stacked_depths(100, 2)[1][99] == 101  # exercise 3: not 200
+    assert nb01.wavefront_width(8, 3) == 3 and nb01.wavefront_width(2, 4) == 2  # min(layers, N)
+
+
+def test_nn_rnn_runs_its_layers_one_after_another_on_the_cpu(g):
+    """What exercise 3's worked answer says: nn.RNN(num_layers=2) gives layer 2 its inputs in one matmul,
+    so its graph has a chain of 2 N, where the dependency needs N + 1."""
+    rnn = torch.nn.RNN(3, 4, num_layers=2, batch_first=True)
+    assert nb01.count_chain(rnn(torch.randn(1, 10, 3, generator=g))[1][1])[1] == 20
+    assert nb01.stacked_depths(10, 2)[1][9] == 11
+
+
+def test_stacked_chain_widget_labels_each_state_with_its_depth():
+    explorer = nb01.explore_stacked_chain()
+    explorer.controls["layers"].value = 3
+    explorer.controls["N"].value = 8
+    ax, labels, _, _ = explorer.result._stacked
+    shown = {k: list(zip(*line.get_data())) for k, line in labels.items() if len(line.get_xdata())}
+    assert sorted(k for k, at in shown.items() for _ in at) == sorted(
+        t + i for t in range(1, 9) for i in range(3)
+    )
+    assert shown[10] == [(7, 2)] and labels[10].get_marker() == "$10$"  # the top state at t = 8, layer 3
+    assert ax.get_title() == "3 layers, 8 steps: 24 tanh steps, the top state at t = 8 after 10 in a row"
+    assert "at most 3 of them share a label" in describe(explorer.result)
+    assert repr(explorer) == "Explorer(stacked_chain: layers, time steps N)"
 
 
 def test_newton_table_counts_more_iterations_as_w_hh_grows(g):
@@ -128,6 +172,9 @@ def test_unrolled_chain_draws_one_hidden_state_per_step():
         (lambda: nb01.count_chain(torch.ones(2)), "grad_fn"),
         (lambda: nb01.count_chain([1.0]), "torch.Tensor"),
         (lambda: nb01.plot_unrolled_chain(0), "N (the number of steps drawn)"),
+        (lambda: nb01.plot_stacked_chain(5, 6), "layers must be an int from 1 to 4"),
+        (lambda: nb01.plot_stacked_chain(2, 11), "N (the number of steps) must be an int from 2 to 10"),
+        (lambda: nb01.stacked_depths(0, 2), "N (the number of steps)"),
     ],
 )
 def test_bad_input_raises_a_clear_value_error(call, words):
