@@ -7,6 +7,7 @@ import torch
 import torch.autograd.forward_ad as fwAD
 from torch import nn
 
+from .. import gpu_sweep as gs
 from ..attention import scaled_dot_product_attention
 from ..checks import require_positive_int, within_rounding
 from ..course.exercises import register_exercise
@@ -435,25 +436,93 @@ def explore_costs() -> Explorer:
     return Explorer(plot_costs, controls, name="costs", update=update_costs)
 
 
+# --- the H200 at the article's sizes (notebook 06's measurements, shipped as CSV) -------------
+
+GPU_MODELS = (gs.RNN, gs.LSTM, gs.MHA, gs.FAST_MHA)  # cuDNN's tanh RNN and LSTM; the two attention calls
+_FLOP_KIND = {gs.RNN: "recurrent", gs.LSTM: "recurrent (LSTM)", gs.MHA: "self-attention"}
+
+
+def h200_at_article_sizes(N: int = 512, d: int = 128, batch: int = 32) -> list[list]:
+    """The H200 sweep (helpers/data/gpu/h200_sweep.csv) at B = 32, N = 512, d = 128, fp32: per model,
+    [name, forward ms, forward + backward ms, its FLOPs as a multiple of attention's], the FLOPs from
+    FLOP_FORMULAS (the counts of this notebook; the batch cancels in the ratio)."""
+    sweep, at = gs.read("h200_sweep"), dict(batch=batch, seq_len=N, dim=d)
+    attention = FLOP_FORMULAS["self-attention"](N, d)
+    rows = []
+    for model in GPU_MODELS:
+        fwd, both = (gs.value(sweep, pass_=p, model=model, **at) for p in gs.PASSES)
+        flops = FLOP_FORMULAS[_FLOP_KIND.get(model, "self-attention")](N, d) / attention
+        rows.append([model, fwd, both, round(flops, 4)])
+    return rows
+
+
+def h200_runs_against(over: str = gs.LSTM) -> dict[str, tuple[float, float]]:
+    """Every shipped H200 run at the article's sizes, forward + backward: run -> (ms of `over`, ms of
+    attention with need_weights=False)."""
+    return gs.runs_at_512(model=gs.FAST_MHA, over=over)
+
+
+# --- linear attention: attention that is a linear recurrence -----------------------------
+
+
+def feature_map(x: torch.Tensor) -> torch.Tensor:
+    """phi(x) = elu(x) + 1 > 0, Katharopoulos et al. 2020's choice."""
+    return nn.functional.elu(x) + 1
+
+
+def linear_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    """Causal linear attention as attention (Katharopoulos et al. 2020): the score of key j for query
+    t is phi(q_t) . phi(k_j) (no softmax), masked to j <= t and normalised; q, k (N, d), v (N, d_v)."""
+    scores = (feature_map(q) @ feature_map(k).T).tril()  # (N, N): zero above the diagonal
+    return scores @ v / scores.sum(-1, keepdim=True)  # (N, d_v)
+
+
+def linear_attention_by_scan(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, int]:
+    """The same output from a linear recurrence, S_t = S_{t-1} + phi(k_t) v_t^T and z_t = z_{t-1} +
+    phi(k_t) (a_t = 1), computed by the parallel scan; y_t = phi(q_t)^T S_t / phi(q_t)^T z_t.
+    Returns (y, numbers of state): S and z, d d_v + d numbers whatever N."""
+    fq, fk = feature_map(q), feature_map(k)  # (N, d)
+    b = torch.cat([fk[:, :, None] * v[:, None, :], fk[:, :, None]], dim=2)  # (N, d, d_v + 1): [k v^T | k]
+    state = linear_recurrence_scan(torch.ones_like(b), b)  # (N, d, d_v + 1): [S_t | z_t] for every t
+    read = torch.einsum("nd,nde->ne", fq, state)  # (N, d_v + 1)
+    return read[:, :-1] / read[:, -1:], state[0].numel()
+
+
 # --- exercises ----------------------------------------------------------------------------
 
 
+def maxplus_combine(left: tuple, right: tuple) -> tuple:
+    """Two steps h -> max(h + a, b), element-wise: first `left` = (a1, b1), then `right` = (a2, b2).
+    max(max(h + a1, b1) + a2, b2) = max(h + (a1 + a2), max(b1 + a2, b2))."""
+    (a1, b1), (a2, b2) = left, right
+    return a1 + a2, torch.maximum(b1 + a2, b2)
+
+
 def _two_steps() -> tuple:
-    return tuple((torch.rand(3, 4), torch.randn(3, 4)) for _ in range(2))
+    return tuple((torch.randn(3, 4), torch.randn(3, 4)) for _ in range(2))
 
 
 register_exercise(
-    "combine",
-    reference=combine,
+    "maxplus_combine",
+    reference=maxplus_combine,
     make_inputs=_two_steps,
-    hint="apply (a1, b1) to h, then (a2, b2) to the result: "
-    "a2 * (a1 * h + b1) + b2, and read off the new a and b.",
+    hint="apply (a1, b1) to h, then (a2, b2) to the result: max(max(h + a1, b1) + a2, b2); "
+    "adding a2 moves inside the inner max, and the max of three terms is a max of two.",
 )
 register_exercise(
-    "scan_steps_1000",
-    reference=lambda: scan_steps(1000),
-    hint="the offset doubles each step: 1, 2, 4, ... until it reaches N.",
+    "scan_steps_million",
+    reference=lambda: scan_steps(10**6),
+    hint="after s steps each position holds the last 2^s steps: the scan is done when 2^s >= N.",
     worked="Step s combines at offset 2^(s-1): after s steps, position t holds the last 2^s steps.\n"
-    "The scan is done when 2^s >= N = 1000: 2^9 = 512 is too few, 2^10 = 1024 is enough.\n"
-    "So ceil(log2 1000) = 10 steps.",
+    "The scan is done when 2^s >= N = 1,000,000: 2^19 = 524,288 is too few, 2^20 = 1,048,576 is "
+    "enough.\nSo ceil(log2 10^6) = 20 steps, against 1,000,000 for the loop.",
+)
+register_exercise(
+    "attention_equals_lstm",
+    reference=lambda: 512,
+    hint="set one attention layer's count equal to one LSTM layer's, 8 N d^2 + 4 N^2 d = 16 N d^2, "
+    "and solve for d at N = 1024.",
+    worked="8 N d^2 + 4 N^2 d = 16 N d^2 gives 4 N^2 d = 8 N d^2, so N = 2 d.\n"
+    "At N = 1024 that is d = 512: the widget's label then reads attention = N/d + 2 = 4 x RNN, "
+    "the LSTM's 16 N d^2 / 4 N d^2.",
 )

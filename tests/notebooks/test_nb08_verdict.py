@@ -148,6 +148,66 @@ def test_the_cost_widget_draws_the_counted_values():
     assert nb08._cost_bars(32, 64)[0] == left
 
 
+def test_linear_attention_is_a_linear_recurrence(g):
+    """Katharopoulos et al.'s causal linear attention, as attention, equals the loop over its state
+    S_t = S_{t-1} + phi(k_t) v_t^T and the scan of that recurrence; the state does not grow with N."""
+    N, d, d_v = 50, 4, 3
+    q, k, v = (torch.randn(N, n, dtype=torch.float64, generator=g) for n in (d, d, d_v))
+    S, z, loop = torch.zeros(d, d_v, dtype=torch.float64), torch.zeros(d, dtype=torch.float64), []
+    for t in range(N):  # the recurrence, one step after another
+        fk, fq = nb08.feature_map(k[t]), nb08.feature_map(q[t])
+        S, z = S + torch.outer(fk, v[t]), z + fk
+        loop.append(fq @ S / (fq @ z))
+    y_scan, state = nb08.linear_attention_by_scan(q, k, v)
+    torch.testing.assert_close(nb08.linear_attention(q, k, v), torch.stack(loop))
+    torch.testing.assert_close(y_scan, torch.stack(loop))
+    assert state == d * d_v + d and nb08.linear_attention_by_scan(q[:7], k[:7], v[:7])[1] == state
+    assert (nb08.feature_map(torch.tensor([-10.0, 0.0, 2.0], dtype=torch.float64)) > 0).all()
+
+
+def test_maxplus_combine_is_two_steps_in_one(g):
+    """The reference of exercise 1 applied once equals the two steps applied in turn, and it is
+    associative, so a scan may use it."""
+    h = torch.randn(5, generator=g)
+    steps = [(torch.randn(5, generator=g), torch.randn(5, generator=g)) for _ in range(3)]
+    step = lambda s, h: torch.maximum(h + s[0], s[1])
+    a, b = nb08.maxplus_combine(steps[0], steps[1])
+    torch.testing.assert_close(step((a, b), h), step(steps[1], step(steps[0], h)))
+    left = nb08.maxplus_combine(nb08.maxplus_combine(steps[0], steps[1]), steps[2])
+    right = nb08.maxplus_combine(steps[0], nb08.maxplus_combine(steps[1], steps[2]))
+    for x, y in zip(left, right):
+        torch.testing.assert_close(x, y)
+
+
+def test_the_h200_rows_are_the_shipped_sweep():
+    """B = 32, N = 512, d = 128, fp32: attention between cuDNN's RNN and LSTM, in both passes; the
+    FLOP ratios are the counted formulas' (1/6 and 2/3 of attention's)."""
+    from helpers import gpu_sweep as gs
+
+    rows = {row[0]: row[1:] for row in nb08.h200_at_article_sizes()}
+    sweep = gs.read("h200_sweep")
+    for model, (fwd, both, _) in rows.items():
+        at = dict(model=model, batch=32, seq_len=512, dim=128)
+        assert (fwd, both) == (gs.value(sweep, pass_="fwd", **at), gs.value(sweep, pass_="fwd+bwd", **at))
+    assert [r[2] for r in rows.values()] == [round(1 / 6, 4), round(2 / 3, 4), 1.0, 1.0]
+    for i in (0, 1):
+        assert rows[gs.RNN][i] < min(rows[gs.MHA][i], rows[gs.FAST_MHA][i])
+        assert max(rows[gs.MHA][i], rows[gs.FAST_MHA][i]) < rows[gs.LSTM][i]
+    assert len(nb08.h200_runs_against(gs.LSTM)) == 5
+
+
+def test_exercise_3s_width_levels_the_lstm_and_attention_bars():
+    """At N = 1024 the widget's attention and LSTM bars are level at d = 512, and only there."""
+    explorer = nb08.explore_costs()
+    for d in nb08.WIDTHS:
+        explorer.controls["d"].value, explorer.controls["N"].value = d, 1024
+        rnn, lstm, attention = (p.get_height() for p in explorer.result.axes[0].patches[:3])
+        assert (attention == lstm) == (d == 512), d
+    assert "attention = 3 x RNN" in explorer.result.axes[0].get_xlabel()  # d = 1024 last: N/d + 2 = 3
+    explorer.controls["d"].value = 512
+    assert "attention = 4 x RNN" in explorer.result.axes[0].get_xlabel()  # the LSTM's 16 / 4
+
+
 @pytest.mark.parametrize(
     "call, match",
     [

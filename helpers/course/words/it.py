@@ -29,22 +29,10 @@ HINTS = {
     "input_projection": (
         "x @ W_xh.T funziona direttamente su (B, N, d_in): matmul fa il broadcasting su B e N."
     ),
-    "stacked_depth": (
-        "lo stato del livello 2 al passo t aspetta due stati: il proprio a t - 1 e quello del livello 1 a t. "
-        "Segui il cammino più lungo fino a h_0."
-    ),
-    "wavefront_width": (
-        "due stati si possono calcolare nello stesso momento solo se nessuno dei due aspetta l'altro: "
-        "nel widget hanno lo stesso numero."
-    ),
+    "dependent_steps": "conta le frecce da h_0 a h_100 nella catena srotolata.",
     "linear_rnn_jacobian": "in una RNN lineare lo jacobiano di ogni passo è la stessa matrice W_hh.",
     "tanh_step_jacobian": "tanh'(a) = 1 - tanh(a)^2 = 1 - h^2 scala la riga i di W_hh (non la colonna i).",
     "vanishing_bound": "ciascuno dei 50 jacobiani ha norma al più sigma_max * max|tanh'|.",
-    "non_normal_peak": "l'elemento d'angolo di W^k domina la sua norma: confrontalo in k e in k + 1.",
-    "sigmoid_bound": "qual è la pendenza massima della sigmoide, s (1 - s)? Fa la parte di gamma.",
-    "residual_step_jacobian": (
-        "h_{k-1} passa invariato, quindi il suo jacobiano I si somma a diag(1 - u_k^2) W_hh."
-    ),
     "lstm_step": (
         "l'ordine dei gate è i, f, g, o; i, f, o usano la sigmoide, g usa tanh; "
         "c_t = f*c_prev + i*g e h_t = o*tanh(c_t)."
@@ -109,8 +97,15 @@ HINTS = {
         "Se sono diversi, l'insieme non ordinato {a, b} non dice quale è venuto prima: quanto spesso "
         "un'ipotesi è giusta? Somma i due casi, pesati."
     ),
-    "combine": (
-        "applica (a1, b1) a h, poi (a2, b2) al risultato: a2 * (a1 * h + b1) + b2, e leggi i nuovi a e b."
+    "maxplus_combine": (
+        "applica (a1, b1) a h, poi (a2, b2) al risultato: max(max(h + a1, b1) + a2, b2); "
+        "l'aggiunta di a2 entra nel max interno, e il max di tre termini è un max di due."
     ),
-    "scan_steps_1000": "l'offset raddoppia a ogni passo: 1, 2, 4, ... finché non raggiunge N.",
+    "scan_steps_million": (
+        "dopo s passi ogni posizione contiene gli ultimi 2^s passi: la scansione finisce quando 2^s >= N."
+    ),
+    "attention_equals_lstm": (
+        "uguaglia il conteggio di uno strato di attenzione a quello di uno strato LSTM, "
+        "8 N d^2 + 4 N^2 d = 16 N d^2, e risolvi per d con N = 1024."
+    ),
 }
