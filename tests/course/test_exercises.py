@@ -198,6 +198,20 @@ WRONG = {  # exercise -> {what the mistake is: a plausible wrong answer}
         "transposed W": lambda h, W: (1 - h**2)[:, None] * W.T,
     },
     "vanishing_bound": {"49 steps": 0.9**49, "51 steps": 0.9**51, "one step": 0.9, "times 50": 0.9 * 50},
+    "non_normal_peak": {"the peak at 0.9": 9, "one early": 5, "one late": 7, "below 1": 33, "not whole": 6.5},
+    "sigmoid_bound": {
+        "forgot the 1/4": 3**20,
+        "slope alone": 0.25**20,
+        "19 steps": 0.75**19,
+        "times 20": 0.75 * 20,
+        "tanh's gamma": 0.9**20,
+    },
+    "residual_step_jacobian": {
+        "forgot I": lambda u, W: (1 - u**2)[:, None] * W,
+        "scales columns": lambda u, W: torch.eye(W.shape[0]) + W * (1 - u**2),
+        "forgot 1 -": lambda u, W: torch.eye(W.shape[0]) + (u**2)[:, None] * W,
+        "I times the step": lambda u, W: (1 - u**2)[:, None] * W @ torch.eye(W.shape[0]),
+    },
     "softmax_cold_limit": {"zero": 0, "uniform over 5": 0.2, "half": 0.5, "True": True},
     "rnn_step": {
         "forgot W_hh transpose": lambda x, h, W_xh, W_hh, b: torch.tanh(x @ W_xh.T + h @ W_hh + b),
@@ -206,7 +220,8 @@ WRONG = {  # exercise -> {what the mistake is: a plausible wrong answer}
         "sigmoid": lambda x, h, W_xh, W_hh, b: torch.sigmoid(x @ W_xh.T + h @ W_hh.T + b),
     },
     "input_projection": {"forgot b": lambda x, W, b: x @ W.T, "minus b": lambda x, W, b: x @ W.T - b},
-    "dependent_steps": {"off by one": 99, "one more": 101, "one": 1},
+    "stacked_depth": {"one layer": 100, "layer after layer": 200, "one more": 102, "the first 99": 99},
+    "wavefront_width": {"every step": 8, "every state": 24, "one at a time": 1, "two": 2, "last depth": 10},
     "lstm_step": {
         "order i, g, f, o": _lstm("igfo"),
         "order f, i, g, o": _lstm("figo"),

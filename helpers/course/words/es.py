@@ -31,10 +31,22 @@ HINTS = {
     "input_projection": (
         "x @ W_xh.T funciona directamente sobre (B, N, d_in): matmul hace broadcasting sobre B y N."
     ),
-    "dependent_steps": "cuenta las flechas de h_0 a h_100 en la cadena desenrollada.",
+    "stacked_depth": (
+        "el estado de la capa 2 en el paso t espera a dos estados: el suyo en t - 1 y el de la capa 1 en t. "
+        "Sigue el camino más largo hasta h_0."
+    ),
+    "wavefront_width": (
+        "dos estados pueden calcularse a la vez solo si ninguno espera al otro: "
+        "en el widget comparten el mismo número."
+    ),
     "linear_rnn_jacobian": "en una RNN lineal, el jacobiano de cada paso es la misma matriz W_hh.",
     "tanh_step_jacobian": "tanh'(a) = 1 - tanh(a)^2 = 1 - h^2 escala la fila i de W_hh (no la columna i).",
     "vanishing_bound": "cada uno de los 50 jacobianos tiene norma como mucho sigma_max * max|tanh'|.",
+    "non_normal_peak": "la entrada de la esquina de W^k domina su norma: compárala en k y en k + 1.",
+    "sigmoid_bound": "¿cuál es la pendiente máxima de la sigmoide, s (1 - s)? Hace el papel de gamma.",
+    "residual_step_jacobian": (
+        "h_{k-1} pasa sin cambios, así que su jacobiano I se suma a diag(1 - u_k^2) W_hh."
+    ),
     "lstm_step": (
         "el orden de las compuertas es i, f, g, o; i, f, o usan la sigmoide, g usa tanh; "
         "c_t = f*c_prev + i*g y h_t = o*tanh(c_t)."

@@ -29,10 +29,22 @@ HINTS = {
     "input_projection": (
         "x @ W_xh.T funziona direttamente su (B, N, d_in): matmul fa il broadcasting su B e N."
     ),
-    "dependent_steps": "conta le frecce da h_0 a h_100 nella catena srotolata.",
+    "stacked_depth": (
+        "lo stato del livello 2 al passo t aspetta due stati: il proprio a t - 1 e quello del livello 1 a t. "
+        "Segui il cammino più lungo fino a h_0."
+    ),
+    "wavefront_width": (
+        "due stati si possono calcolare nello stesso momento solo se nessuno dei due aspetta l'altro: "
+        "nel widget hanno lo stesso numero."
+    ),
     "linear_rnn_jacobian": "in una RNN lineare lo jacobiano di ogni passo è la stessa matrice W_hh.",
     "tanh_step_jacobian": "tanh'(a) = 1 - tanh(a)^2 = 1 - h^2 scala la riga i di W_hh (non la colonna i).",
     "vanishing_bound": "ciascuno dei 50 jacobiani ha norma al più sigma_max * max|tanh'|.",
+    "non_normal_peak": "l'elemento d'angolo di W^k domina la sua norma: confrontalo in k e in k + 1.",
+    "sigmoid_bound": "qual è la pendenza massima della sigmoide, s (1 - s)? Fa la parte di gamma.",
+    "residual_step_jacobian": (
+        "h_{k-1} passa invariato, quindi il suo jacobiano I si somma a diag(1 - u_k^2) W_hh."
+    ),
     "lstm_step": (
         "l'ordine dei gate è i, f, g, o; i, f, o usano la sigmoide, g usa tanh; "
         "c_t = f*c_prev + i*g e h_t = o*tanh(c_t)."
