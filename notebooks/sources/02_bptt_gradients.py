@@ -78,6 +78,11 @@ generator = helpers.set_seed(2)
 #
 # This is the article's product, and it is right. The newest Jacobian stands on the left. $T$, the number of
 # steps back, plays the role of the article's $N$.
+#
+# **Why it matters for training.** A loss $E$ measured at step $T$ reaches an early state only through this
+# product: $\partial E/\partial h_0 = (\partial E/\partial h_T)\,\partial h_T/\partial h_0$. If the
+# product fades, what the weights could learn from early steps fades with it (*Going further* derives the
+# weight gradient).
 
 # %% [markdown]
 # The loop below is the whole computation: a small $\tanh$ RNN ($d = 4$, $T = 10$), one $J_k$ per step,
@@ -162,8 +167,8 @@ nb.plot_gradient_norm_grid(T=200)
 # %% [markdown]
 # ## A sufficient condition: the largest singular value
 #
-# **$\sigma_{\max}(W_{hh}) < 1$ guarantees vanishing; $\sigma_{\max} > 1$ is necessary, not sufficient, for
-# exploding.**
+# **For a $\tanh$ RNN, $\sigma_{\max}(W_{hh}) < 1$ guarantees vanishing; $\sigma_{\max} > 1$ is necessary,
+# not sufficient, for exploding.**
 #
 # The norm of a product is at most the product of the norms, and a diagonal matrix stretches a vector by at
 # most its largest entry. With $\gamma = \max|\tanh'| = 1$ (it is $\tfrac14$ for the sigmoid),
@@ -317,9 +322,9 @@ Table(["rho", "input scale", "mean tanh'", "||dh_200/dh_0||", "rho^200", "rate e
 # %% [markdown]
 # * $\rho = 0.9$: at input scale 0.01 the $\tanh$ RNN decays at 0.90 per step, like $\rho^T$; at scale 3,
 #   at 0.36.
-# * $\rho = 1.1$: at scale 0.01 the gradient still grows, at 1.01 per step; at scale 1 it vanishes.
+# * $\rho = 1.1$: at scale 0.01 the gradient still grows, at 1.01 per step; from scale 0.1 on it vanishes.
 #
-# One spectral radius, with $\rho^T$ as a grey band:
+# One spectral radius, $d = 32$, with $\rho^T$ as a thick line:
 
 # %%
 nb.plot_gradient_norms(rho=1.1, seq_len=200)
