@@ -256,11 +256,19 @@ WRONG = {  # exercise -> {what the mistake is: a plausible wrong answer}
         "the count, not the token": lambda x: _one_hot_counts(x).max(-1).values,
     },
     "order_blind_two_tokens": {"half": 0.5, "equal only": 1 / 8, "differ only": 7 / 16, "rounded": 0.56},
-    "combine": {
-        "right first": lambda left, r: (left[0] * r[0], left[0] * r[1] + left[1]),
-        "b added": lambda left, r: (left[0] * r[0], left[1] + r[1]),
+    "maxplus_combine": {
+        "right first": lambda left, r: (left[0] + r[0], torch.maximum(r[1] + left[0], left[1])),
+        "b not shifted": lambda left, r: (left[0] + r[0], torch.maximum(left[1], r[1])),
+        "affine rule": lambda left, r: (left[0] * r[0], r[0] * left[1] + r[1]),
+        "b added": lambda left, r: (left[0] + r[0], left[1] + r[0] + r[1]),
     },
-    "scan_steps_1000": {"one less": 9, "one more": 11, "log2 unrounded": math.log2(1000), "the loop": 1000},
+    "scan_steps_million": {
+        "one less": 19,
+        "one more": 21,
+        "log2 unrounded": math.log2(10**6),
+        "N = 1000": 10,
+    },
+    "attention_equals_lstm": {"d = N": 1024, "d = N / 4": 256, "d = 2 N": 2048, "d = N / 8": 128},
 }
 
 
@@ -314,9 +322,9 @@ def test_stubs_print_exactly_what_the_notebooks_show(capsys):
     def stub(*args):
         raise NotImplementedError
 
-    assert run(capsys, stub, "combine") == (
-        "[combine] not attempted yet: replace `raise NotImplementedError` with your code "
-        "(stuck? `helpers.hint('combine')`).\n"
+    assert run(capsys, stub, "maxplus_combine") == (
+        "[maxplus_combine] not attempted yet: replace `raise NotImplementedError` with your code "
+        "(stuck? `helpers.hint('maxplus_combine')`).\n"
     )
 
 

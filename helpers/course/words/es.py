@@ -114,9 +114,15 @@ HINTS = {
         "respuesta? Si son distintos, la bolsa {a, b} no dice cuál vino primero: ¿con qué frecuencia acierta "
         "una respuesta? Suma los dos casos, ponderados."
     ),
-    "combine": (
-        "aplica (a1, b1) a h y después (a2, b2) al resultado: a2 * (a1 * h + b1) + b2, "
-        "y lee los nuevos a y b."
+    "maxplus_combine": (
+        "aplica (a1, b1) a h y después (a2, b2) al resultado: max(max(h + a1, b1) + a2, b2); "
+        "sumar a2 entra en el max interior, y el max de tres términos es un max de dos."
     ),
-    "scan_steps_1000": "el desplazamiento se duplica en cada paso: 1, 2, 4, ... hasta llegar a N.",
+    "scan_steps_million": (
+        "tras s pasos cada posición guarda los últimos 2^s pasos: el scan termina cuando 2^s >= N."
+    ),
+    "attention_equals_lstm": (
+        "iguala el recuento de una capa de atención al de una capa LSTM, "
+        "8 N d^2 + 4 N^2 d = 16 N d^2, y despeja d para N = 1024."
+    ),
 }

@@ -109,8 +109,15 @@ HINTS = {
         "Se sono diversi, l'insieme non ordinato {a, b} non dice quale è venuto prima: quanto spesso "
         "un'ipotesi è giusta? Somma i due casi, pesati."
     ),
-    "combine": (
-        "applica (a1, b1) a h, poi (a2, b2) al risultato: a2 * (a1 * h + b1) + b2, e leggi i nuovi a e b."
+    "maxplus_combine": (
+        "applica (a1, b1) a h, poi (a2, b2) al risultato: max(max(h + a1, b1) + a2, b2); "
+        "l'aggiunta di a2 entra nel max interno, e il max di tre termini è un max di due."
     ),
-    "scan_steps_1000": "l'offset raddoppia a ogni passo: 1, 2, 4, ... finché non raggiunge N.",
+    "scan_steps_million": (
+        "dopo s passi ogni posizione contiene gli ultimi 2^s passi: la scansione finisce quando 2^s >= N."
+    ),
+    "attention_equals_lstm": (
+        "uguaglia il conteggio di uno strato di attenzione a quello di uno strato LSTM, "
+        "8 N d^2 + 4 N^2 d = 16 N d^2, e risolvi per d con N = 1024."
+    ),
 }
