@@ -45,6 +45,7 @@ def notebook_imports(nb: nbformat.NotebookNode) -> dict:
     return namespace
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem[:2])
 def test_every_notebook_makes_an_assignment_whose_solutions_pass_the_hidden_tests(path, whole_course):
     """`make assignments` on this notebook: every `helpers.check` becomes a graded exercise (at
@@ -123,6 +124,7 @@ def graded(tmp_path_factory):
     return course, points, scores
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_the_release_has_no_solution_and_no_hidden_test(assignment, graded):
     course, points, _ = graded
@@ -141,6 +143,7 @@ def test_the_release_has_no_solution_and_no_hidden_test(assignment, graded):
             assert line not in stub, f"{assignment}: the release shows the solution line {line!r}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_reference_solutions_get_full_marks_and_the_release_zero(assignment, graded):
     _, points, scores = graded
@@ -150,6 +153,7 @@ def test_reference_solutions_get_full_marks_and_the_release_zero(assignment, gra
     assert sum(s for s, _ in scores["unfilled", assignment].values()) == 0
 
 
+@pytest.mark.slow
 def test_a_transposed_weight_loses_exactly_that_exercise(graded):
     _, points, scores = graded
     got = scores["transposed", "01_recurrence"]

@@ -106,6 +106,7 @@ def test_benchmark_dry_run_names_every_notebook_and_widget(capsys):
         assert name in out, f"make benchmark would not time the widget {name}"
 
 
+@pytest.mark.slow
 def test_benchmark_times_notebook_00_and_its_widget(capsys):
     """The real thing on the quickest notebook: a fresh kernel, its peak memory, its widget."""
     assert benchmark.main(["--only", "00"]) == 0

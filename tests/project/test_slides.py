@@ -112,6 +112,7 @@ def test_the_core_deck_skips_going_further_and_the_appendix_deck_shows_it():
     assert [slides.slide_type(c) for c in deck.cells] == ["slide", "slide", "subslide", "-"]
 
 
+@pytest.mark.slow
 def test_export_to_reveal_js_that_loads_nothing_from_the_network():
     target = slides.export(NOTEBOOKS[0])  # build/slides/, where the pinned reveal.js and MathJax are
     html = target.read_text(encoding="utf-8")
@@ -138,6 +139,7 @@ def _offline_deck(html: str, where: str) -> None:
     assert "colab.research.google.com" not in html, f"{where}: the Colab badge is in the slides"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem[:2])
 def test_make_slides_writes_every_notebooks_deck_and_handout(path, tmp_path, no_vendor):
     """`make slides`'s English pass, for this notebook: deck and handout, offline."""
@@ -154,6 +156,7 @@ def test_make_slides_writes_every_notebooks_deck_and_handout(path, tmp_path, no_
     assert "Traceback" not in handout and not NETWORK.findall(handout), page.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang, path", TRANSLATED, ids=lambda x: x if isinstance(x, str) else x.stem[:2])
 def test_make_slides_writes_every_translated_deck(lang, path, tmp_path, no_vendor):
     """`make slides`'s pass for each language, on its prose: the translated notebook's markdown
