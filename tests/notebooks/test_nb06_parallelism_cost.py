@@ -65,6 +65,7 @@ def test_lstm_flops_are_four_times_the_tanh_rnns_and_counted_on_the_real_layer()
         assert (
             lstm == 4 * article.counted_flops(MODELS[1], batch, seq_len, dim) == 16 * batch * seq_len * dim**2
         )
+        assert lstm == seq_len * nb06.counted_lstm_flops(batch, 1, dim)  # 06 counts one step, times N
     assert article.attention_flops(1, 64, 16) / nb06.counted_lstm_flops(1, 64, 16) == 1.5
     assert article.attention_flops(1, 256, 128) == nb06.counted_lstm_flops(1, 256, 128)  # exercise 2
 
