@@ -256,6 +256,13 @@ WRONG = {  # exercise -> {what the mistake is: a plausible wrong answer}
         "the count, not the token": lambda x: _one_hot_counts(x).max(-1).values,
     },
     "order_blind_two_tokens": {"half": 0.5, "equal only": 1 / 8, "differ only": 7 / 16, "rounded": 0.56},
+    "forget_bias_for_100": {
+        "unchanged": 3.0,
+        "scaled with the delay": 10.0,
+        "rounded": 4.22,
+        "03's half over 100 steps": math.log(0.5**0.01 / (1 - 0.5**0.01)),
+        "the share, not the bias": (1 / (1 + math.exp(-3))) ** 0.3,
+    },
     "maxplus_combine": {
         "right first": lambda left, r: (left[0] + r[0], torch.maximum(r[1] + left[0], left[1])),
         "b not shifted": lambda left, r: (left[0] + r[0], torch.maximum(left[1], r[1])),

@@ -114,6 +114,10 @@ HINTS = {
         "respuesta? Si son distintos, la bolsa {a, b} no dice cuál vino primero: ¿con qué frecuencia acierta "
         "una respuesta? Suma los dos casos, ponderados."
     ),
+    "forget_bias_for_100": (
+        "la fracción conservada es f**T con f = sigma(b). Iguala f**100 a sigma(3)**30, despeja f "
+        "y luego invierte la sigmoide: b = log(f / (1 - f))."
+    ),
     "maxplus_combine": (
         "aplica (a1, b1) a h y después (a2, b2) al resultado: max(max(h + a1, b1) + a2, b2); "
         "sumar a2 entra en el max interior, y el max de tres términos es un max de dos."

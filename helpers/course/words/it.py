@@ -109,6 +109,10 @@ HINTS = {
         "Se sono diversi, l'insieme non ordinato {a, b} non dice quale è venuto prima: quanto spesso "
         "un'ipotesi è giusta? Somma i due casi, pesati."
     ),
+    "forget_bias_for_100": (
+        "la quota conservata è f**T con f = sigma(b). Poni f**100 uguale a sigma(3)**30, ricava f, "
+        "poi inverti la sigmoide: b = log(f / (1 - f))."
+    ),
     "maxplus_combine": (
         "applica (a1, b1) a h, poi (a2, b2) al risultato: max(max(h + a1, b1) + a2, b2); "
         "l'aggiunta di a2 entra nel max interno, e il max di tre termini è un max di due."
