@@ -464,7 +464,7 @@ for d in (16, 64):
 
 # %% [markdown]
 # The slowest clock turns once every 47,117 positions at $d_{\text{model}} = 64$ and 19,869 at
-# $d_{\text{model}} = 16$: three quarters and a third of $2\pi \cdot 10000 = 62,832$.
+# $d_{\text{model}} = 16$: three quarters and a third of $2\pi \cdot 10000 = 62\,832$.
 #
 # ### A shift is a rotation
 #

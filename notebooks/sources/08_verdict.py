@@ -439,7 +439,7 @@ helpers.check("attention_equals_lstm", answer)
 # %% [markdown]
 # **4. (Open.)** With `nb.layer_flops`, find the sequence length $N$ at which one self-attention layer
 # with $d = 512$ does 10 times the work of a recurrent layer. Is that a long sequence for a language model?
-# Then, with `nb.generation_step`, compare the key-value cache of one attention layer at $t = 100{,}000$
+# Then, with `nb.generation_step`, compare the key-value cache of one attention layer at $t = 100\,000$
 # with the recurrent state.
 #
 # `helpers.solution("maxplus_combine")` prints a reference solution, when you want it.
