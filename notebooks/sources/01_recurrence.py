@@ -25,7 +25,8 @@
 # * to build a vanilla RNN from its equation and check it against `torch.nn.RNNCell` and `torch.nn.RNN`;
 # * why $h_t$ waits for every state before it, drawn as a chain and counted in PyTorch's own graph;
 # * which part of an RNN is parallel across time, and what the chain costs, measured on your machine;
-# * which recurrences have an exact parallel shortcut: the linear ones, with a scan.
+# * which recurrences have an exact parallel shortcut: the linear ones, with a *scan* (a running product
+#   or sum, computed in parallel).
 #
 # **The article's claim this notebook tests (C1)**, translated from the article:
 #
@@ -158,8 +159,8 @@ print("shape:", tuple(U_all.shape), "| equal to the per-step projections:", torc
 # **The same work takes far longer as a chain of 100 steps than as one call.** We take $N = 100$ tanh
 # steps of width $d = 32$ and compute them two ways:
 #
-# 1. **one call**: $y_t = \tanh(u_t + W v_t)$ for every $t$ at once, on a $(B, N, d)$ tensor. This is
-#    allowed because no $y_t$ needs another;
+# 1. **one call**: $y_t = \tanh(u_t + W v_t)$ for every $t$ at once, on a $(B, N, d)$ tensor, where
+#    $u_t$ and $v_t$ are random vectors given in advance. This is allowed because no $y_t$ needs another;
 # 2. **the chain**: $h_t = \tanh(u_t + W h_{t-1})$. The same operators, but $v_t$ is now $h_{t-1}$,
 #    known only once step $t-1$ is done.
 #
@@ -170,7 +171,8 @@ print(f"N = {nb.N_STEPS} steps of width d = {nb.WIDTH}")  # the settings of both
 nb.count_ways(batches=(1, 64), ways=nb.CORE_WAYS)
 
 # %% [markdown]
-# Now the clock, at batch sizes $B$ from 1 to 64, on one CPU thread. $B = 1$ is one sentence, the
+# Now the clock, at batch sizes $B$ from 1 to 64, on one CPU thread. A third way joins them: **100
+# independent calls**, the one call cut into one call per $t$, none waiting for another. $B = 1$ is one sentence, the
 # article's 100th-word example; the article's timing snippet, which notebook 06 runs, uses $B = 32$.
 # The cell times every way in turns, 7 rounds, and keeps the time of the faster rounds, so a burst of
 # load from other programs slows all of them alike and counts little.
@@ -181,20 +183,30 @@ nb.count_ways(batches=(1, 64), ways=nb.CORE_WAYS)
 # NBVAL_IGNORE_OUTPUT
 # (timings depend on the machine)
 ms = nb.time_ways(nb.BATCHES, repeats=7)  # {B: {way: ms}}, B = 1, 4, 32, 64
-one, chain = nb.WAYS[0], nb.WAYS[2]
+one, apart, chain = nb.WAYS  # one call, 100 independent calls, the 100-step chain
 assert ms[1][chain] > 5 * ms[1][one], "100 chained steps should take far longer than one call"
+assert ms[1][apart] > 5 * ms[1][one], "100 separate calls should take far longer than one call"
+assert ms[64][apart] > ms[64][chain] / 4, "100 separate calls should cost a good share of the chain's time"
 assert ms[64][chain] < 16 * ms[1][chain], "64x the work per step should take far less than 64x the time"
 assert ms[64][one] > 4 * ms[1][one], "one call's time should grow with its work"
-nb.ways_table(ms, ways=nb.CORE_WAYS)
+print(
+    f"B = 64 against B = 1, 64 times the work: one call took {ms[64][one] / ms[1][one]:.0f}x as long, "
+    f"the chain {ms[64][chain] / ms[1][chain]:.1f}x"
+)
+nb.ways_table(ms)
 
 # %% [markdown]
 # Your numbers will differ from the committed run's; the pattern should not:
 #
 # * At $B = 1$ the chain took many times as long as one call doing the same FLOPs: tens of times in the
 #   committed run, and the last column gives your machine's factor.
-# * From $B = 1$ to $B = 64$ the work grows 64 times. One call's time grew with it. The chain's time grew
-#   far less: it is set by its number of steps times the latency of one step, not by the work inside a
-#   step.
+# * From $B = 1$ to $B = 64$ the work grows 64 times. One call's time grew many times over (the line
+#   above the table; neighbouring rows can cross, as timings do). The chain's time grew far less: it is
+#   set by its number of steps times the latency of one step, not by the work inside a step.
+# * The 100 independent calls, which wait for nothing, also took many times one call: about as long as
+#   the chain, or a large share of its time (the last column). On a CPU much of the chain's time is the fixed
+#   cost of 100 small calls, not the waiting. What the dependency costs is that the chain *cannot* be
+#   merged into one call, while independent calls can: that is what the input projection does.
 #
 # Parallel hardware speeds up one call; it cannot run the 100 steps of the chain side by side.
 
@@ -237,11 +249,12 @@ scan = A * torch.cumsum(u / A, dim=0)  # no loop over t
 print("loop-free linear recurrence equals the loop:", torch.allclose(torch.stack(loop), scan, atol=1e-5))
 
 # %% [markdown]
-# This closed form divides by $\prod a_r$, which underflows on long sequences; notebook 08 builds a safe
+# This closed form divides by $\prod a_r$, which underflows to zero on long sequences, and the division
+# then overflows; notebook 08 builds a safe
 # parallel scan. The recurrent models that train in parallel across time, such as S4, Mamba and minGRU,
 # keep their recurrence linear in $h$.
 #
-# **The tanh recurrence has no exact shortcut.** Two tanh steps compose to
+# **For the tanh recurrence no exact shortcut is known.** Two tanh steps compose to
 # $\tanh(W_{hh}\tanh(W_{hh} h + u_1) + u_2)$, which is not one step of the same form. Newton's method can
 # still solve for all states at once, iteratively and at many times the work (see *Going further*).
 
@@ -252,7 +265,8 @@ print("loop-free linear recurrence equals the loop:", torch.allclose(torch.stack
 # recurrence.**
 #
 # * True: $h_{100}$ ends a chain of 100 tanh steps, counted in `nn.RNN`'s graph, and the chain took far
-#   longer than the same FLOPs in one call.
+#   longer than the same FLOPs in one call. On a CPU much of that is the cost of 100 small calls, which
+#   independent steps could merge into one and the chain cannot.
 # * But not everything waits: the input projection is one matmul for all $t$, and each step is parallel
 #   over the batch and the hidden units.
 # * And a *linear* recurrence has an exact parallel shortcut, a scan of $O(\log N)$ depth: the idea behind
@@ -266,7 +280,8 @@ print("loop-free linear recurrence equals the loop:", torch.allclose(torch.stack
 #   the hardware.
 # * The work that does not involve the state, such as the input projection, is one matrix product for
 #   all tokens.
-# * A linear recurrence can skip the loop with a parallel scan; the tanh RNN has no such exact shortcut.
+# * A linear recurrence can skip the loop with a parallel scan; for the tanh RNN no such exact shortcut is
+#   known.
 
 # %% [markdown]
 # ## Exercises
@@ -328,33 +343,21 @@ helpers.check("wavefront_width", answer)
 # The measurements and details the core path left out, each with what it adds.
 
 # %% [markdown]
-# ### 100 separate calls cost as much as the chain
+# ### The three ways, counted
 #
-# *What it adds: why the chain is compared with one call, and not with 100 calls that wait for nothing.*
+# *What it adds: the graphs and FLOPs of the 100 independent calls, and what changes on a GPU.*
 #
-# A third way does the same work as $N$ **independent calls**: $y_t = \tanh(u_t + W v_t)$, one $t$ at a
-# time. It makes the chain's 100 calls, but none of them waits for another. Each way multiplies the same
-# $BN$ vectors by $W$ once, $2BNd^2$ FLOPs, a multiply-add counting 2. The course's tests check this
-# against PyTorch's FLOP counter, left out here because its first use takes seconds.
+# The independent calls $y_t = \tanh(u_t + W v_t)$, one $t$ at a time, make as many calls as the chain,
+# but none of them waits for another. Each way multiplies the same $BN$ vectors by $W$ once, $2BNd^2$
+# FLOPs, a multiply-add counting 2. The course's tests check this against PyTorch's FLOP counter, left
+# out here because its first use takes seconds.
 
 # %%
 nb.count_ways(batches=(1, 64))
 
 # %% [markdown]
-# The three ways were timed together, in the rounds above:
-
-# %%
-# NBVAL_IGNORE_OUTPUT
-# (timings depend on the machine)
-apart = nb.WAYS[1]
-assert ms[1][apart] > 5 * ms[1][one], "100 separate calls should take far longer than one call"
-nb.ways_table(ms)
-
-# %% [markdown]
-# On a CPU the 100 independent calls took about as long as the chain. Each small call pays a fixed cost:
-# Python, PyTorch's dispatch, a matmul too small to fill the vector units. So on this clock the number of
-# calls matters, not the dependency. The difference is that independent calls *can* be merged into one,
-# which is what the input projection does. The chain's cannot, because step $t$ needs $h_{t-1}$.
+# The independent calls' tanh calls form no chain longer than 1. Their cost on a CPU is each small call's
+# fixed price: Python, PyTorch's dispatch, a matmul too small to fill the vector units.
 #
 # On a GPU one call spreads over thousands of threads while each step of the chain still waits for the
 # one before; notebook 06 measures what that does to an RNN against attention.
