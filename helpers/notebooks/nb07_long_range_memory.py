@@ -116,7 +116,7 @@ def _cell_path_title(bias: float) -> str:
     return f"forget bias {bias:+.2f}: f = {f:.3f}, f^100 = {f**100:.3g}"
 
 
-def plot_cell_path(bias: float = 3.0):
+def plot_cell_path(bias: float = 2.0):
     """The cell path's share sigma(b)^T against the delay T, for forget bias `bias`, beside the two
     biases trained in this notebook (0 and +3), marked at the trained delays 10, 30, 100."""
     fig, ax = new_figure(width=6.8, height=3.6)
@@ -148,7 +148,7 @@ def explore_cell_path() -> Explorer:
     low, high, step = BIAS_CHOICES
     return Explorer(
         plot_cell_path,
-        {"bias": slider("forget bias", low, high, step, 3.0)},
+        {"bias": slider("forget bias", low, high, step, 2.0)},
         name="cell path",
         update=update_cell_path,
         background=(),

@@ -49,6 +49,8 @@ if "google.colab" in sys.modules:
     subprocess.run([*pip, "git+https://github.com/why-transformers/why-transformers"], check=True)
 
 # %%
+import time
+
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -77,8 +79,9 @@ print(f"chance: 1/{tasks.VOCAB} = {1 / tasks.VOCAB}")
 # %% [markdown]
 # ## The best an order-blind model can do
 #
-# **A model that cannot see order can only count.** Attention without positions sees the last
-# token, which asks the question, and the tokens before it as a bag: which symbols, how many of
+# **A model that cannot see order can only count.** Every model here answers at the last token,
+# an ordinary random symbol. Attention without positions sees that token and the tokens before it
+# as a bag: which symbols, how many of
 # each. Any of those $T$ tokens could have been first, so the best guess is the commonest symbol.
 # How often that is right, averaged over sequences, is the **order-blind ceiling**, computed
 # exactly (Going further derives it):
@@ -96,8 +99,9 @@ for T, bound in ceiling.items():
 #
 # **Each model embeds the tokens in $d = 32$ numbers, reads the sequence, and turns one vector into
 # 8 scores, one per symbol.** The highest score is the answer. The tanh RNN steps through the
-# tokens with the step of notebook 01, $h_t = \tanh(u_t + h_{t-1} W_{hh}^\top)$, where the *drive*
-# $u_t = x_t W_{xh}^\top + b$ is computed for every $t$ at once:
+# tokens with the step of notebook 01, written for a batch of rows as there,
+# $h_t = \tanh(u_t + h_{t-1} W_{hh}^\top)$, where the *drive* $u_t = x_t W_{xh}^\top + b$ is
+# computed for every $t$ at once:
 
 
 # %%
@@ -131,6 +135,7 @@ class LSTM(nn.Module):
 
     def __init__(self, d=32, forget_bias=0.0):
         super().__init__()
+        self.d = d
         self.embed = nn.Embedding(tasks.VOCAB, d)  # token -> (d,)
         self.drive = nn.Linear(d, 4 * d)  # the drives of gates i, f, g, o, stacked
         with torch.no_grad():
@@ -140,9 +145,9 @@ class LSTM(nn.Module):
 
     def forward(self, x):  # x (B, N) tokens
         u = self.drive(self.embed(x))  # (B, N, 4d)
-        h = c = torch.zeros_like(u[:, 0, : u.shape[2] // 4])  # (B, d) each
+        h = c = torch.zeros_like(u[:, 0, : self.d])  # (B, d) each
         for u_t in u.unbind(1):  # one step per token, in order
-            h, c, _ = lstm.lstm_cell_step(u_t, h, c, self.W_hh)  # (B, d) each
+            h, c, _gates = lstm.lstm_cell_step(u_t, h, c, self.W_hh)  # (B, d) each; the gates unused
         return self.out(h)  # (B, 8)
 
 
@@ -154,7 +159,7 @@ class LSTM(nn.Module):
 
 # %%
 class Attention(nn.Module):
-    """One head of self-attention, read out at the last token, which asks the question."""
+    """One head of self-attention, read out at the last token."""
 
     def __init__(self, d=32, positions=True):
         super().__init__()
@@ -193,16 +198,21 @@ for kind in ensembles.KINDS:
     print(f"{kind:<24}: {sum(p.numel() for p in make_model(kind).parameters())} parameters")
 
 # %% [markdown]
+# The models share a width $d$, not a parameter count: the LSTM's four gates give it about three
+# times the tanh RNN's parameters, and it still does worse below.
+#
 # ## One loop trains them all
 #
 # **Every model gets the same budget: 200 Adam steps on batches of 64 fresh sequences, the same
-# batches for every model.** The loss is the cross-entropy of the scores against the answer:
+# batches for every model.** The loss is the *cross-entropy*: minus the log of the probability
+# that the softmax of the 8 scores gives the right symbol. A uniform guess scores $\ln 8 \approx
+# 2.08$, a sure right answer 0. Adam is gradient descent with a step size adapted to each weight.
 
 
 # %%
-def train(model, T, budget=ensembles.Budget(), seed=0):  # noqa: B008
+def train(model, T, budget, seed=0):
     """Adam on first-token recall at delay T, on fresh batches; returns the loss at every step."""
-    data = torch.Generator().manual_seed(seed + 1)  # the batches: the same for every model
+    data = torch.Generator().manual_seed(seed + 1)  # the batches' stream, the same for every model
     opt = torch.optim.Adam(model.parameters(), lr=budget.lr)
     losses = []
     for _ in range(budget.steps):
@@ -222,13 +232,16 @@ def accuracy(model, x, y):
 
 
 # %% [markdown]
-# Train one, live: attention with positions at $T = 30$, scored on 400 sequences it never saw.
+# Train one, live: attention with positions at $T = 30$, scored on held-out sequences it never saw.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 budget = ensembles.Budget()
+print(budget)
 model = make_model("attention + positions")
+seconds = time.perf_counter()
 losses = train(model, T=30, budget=budget)
+print(f"trained in {time.perf_counter() - seconds:.1f} s on this machine")
 x_test, y_test = tasks.first_token_recall(budget.n_test, 30, generator=torch.Generator().manual_seed(2))
 print(f"loss {losses[0]:.2f} at step 1, {losses[-1]:.3f} at step {budget.steps}")
 print(f"held-out accuracy {accuracy(model, x_test, y_test):.2f}")
@@ -236,30 +249,15 @@ assert losses[-1] < 0.1 * losses[0] and accuracy(model, x_test, y_test) > 0.9
 
 # %% [markdown]
 # Fifteen models, five kinds at $T = 10$, $30$ and $100$, trained one after the other by this loop
-# take minutes. `nb.train_batched` runs the same loop on all fifteen at once: the models of one
-# kind and one delay become one model with an extra *member* axis on every weight
-# (`helpers/ensembles.py`). Members share nothing, so each trains as it would alone. Here is the
-# check, 5 steps at $T = 10$ from the same initial weights, in float64 so that rounding stays far
-# below what Adam reacts to (Going further says why that matters):
-
-# %%
-few = ensembles.Budget(steps=5)
-batched = ensembles.train_all((10,), few, dtype=torch.float64)  # nb.train_batched, no progress line
-start = ensembles.make_models((10,))  # the same initial weights, drawn again
-for kind in ensembles.KINDS:
-    plain = make_model(kind).double()
-    plain.load_state_dict(ensembles.member_weights(start, kind, 10))
-    gap = max(abs(a - b) for a, b in zip(train(plain, 10, few), batched.loss_curve(kind, 10)))
-    after = ensembles.member_weights(batched.models, kind, 10)
-    moved = max((p - after[name]).abs().max().item() for name, p in plain.state_dict().items())
-    assert gap < 1e-9 and moved < 1e-9
-    print(f"{kind:<24}: losses and weights after 5 steps equal to < 1e-9")
+# would take many times that. `nb.train_batched` runs the same loop on all fifteen at once; Going
+# further shows how, and checks that it equals this loop step for step.
 
 # %% [markdown]
 # ## Training
 #
-# The progress line counts Adam steps; every 20 steps all fifteen models are scored on the same
-# 400 held-out sequences. The time depends on the machine. Rerun on the same machine, the
+# **All fifteen models train here, live, in one run.** The progress line counts Adam steps; every
+# `eval_every` steps all fifteen are scored on the same `n_test` held-out sequences. The time
+# depends on the machine. Rerun on the same machine, the
 # accuracies repeat exactly; on another, rounding can send training down a slightly different
 # path, so the cell checks its claims with wide margins.
 
@@ -276,11 +274,12 @@ assert acc["LSTM, forget bias +3"][2] < 0.25  # but not T = 100
 assert all(acc["attention, no positions"][j] <= ceiling[T] + 0.07 for j, T in enumerate(ensembles.DELAYS))
 
 # %% [markdown]
-# **With positions, attention is perfect at every delay; the recurrent models fall to chance
-# beyond a short delay.** The LSTM with forget bias $+3$ learns $T = 10$ and $30$, not $100$. The
-# default LSTM and the tanh RNN at most partly learn $T = 10$: they are still learning it after 200
-# steps, so that number moves with the seed and the machine. Attention without positions stays
-# at or under the order-blind ceiling, the dotted line:
+# **With positions, attention is perfect at every delay; the recurrent models are at chance at
+# $T = 100$.** The LSTM with forget bias $+3$ learns $T = 10$ and $30$, not $100$. The default LSTM
+# and the tanh RNN at most partly learn $T = 10$, a score that moves with the seed and the machine.
+# Attention without positions stays at or under the order-blind ceiling, the thin grey dotted line.
+# Where two models score the same, their markers overlap (the $+3$ LSTM's squares under attention's
+# diamonds at 1.0):
 
 # %%
 nb.plot_accuracy_vs_delay(results, bound=[ceiling[T] for T in ensembles.DELAYS])
@@ -295,7 +294,7 @@ nb.explore_training(results)
 # %% [markdown]
 # **At $T = 100$ attention with positions starts at chance and jumps to perfect within a few dozen
 # steps.** The recurrent models stay at chance. Attention without positions cannot rise above
-# its ceiling, the dotted line:
+# its ceiling, the thin grey dotted line:
 
 # %%
 nb.plot_learning_curves(results, delay=100, bound=ceiling[100])
@@ -339,6 +338,8 @@ assert at_100[100]["LSTM, forget bias +3"] < 0.25  # the one trained at T = 100 
 # The $+3$ LSTM trained at $T = 10$ or $30$ answers at $T = 100$ almost as well as where it was
 # trained; the one trained at $T = 100$ is at chance. So weights that carry $x_0$ over 100 steps
 # exist, and 200 steps found them at a short delay. What failed at $T = 100$ is *finding* them.
+# The tanh RNN trained at $T = 10$ also scored above chance at $T = 100$ in the committed run: it
+# too carried more than it could learn at $T = 100$.
 #
 # **At the start, the cell path keeps a share $f^T$ of the signal from $x_0$** (notebook 03), with
 # the forget gate at $f = \sigma(\text{bias})$:
@@ -353,7 +354,8 @@ for bias in (0.0, 3.0):
 # %% [markdown]
 # The default bias leaves about $10^{-30}$ after 100 steps: nothing to learn from. Bias $+3$
 # leaves about $0.6$ after 10 steps and $0.2$ after 30, the delays it learned, but $0.008$ after
-# 100. Move the **forget bias** to see how far a larger bias carries the signal:
+# 100. It is also one reason the default LSTM can score below the tanh RNN at $T = 10$. Move the
+# **forget bias** to see how far a larger bias carries the signal:
 
 # %%
 nb.explore_cell_path()
@@ -366,12 +368,12 @@ nb.explore_cell_path()
 # **C3, LSTMs still forget: right about training, wrong as a limit of memory.** With the same
 # budget both LSTMs fail at $T = 100$ while attention succeeds. But the failure is one of
 # *learning*: it depends on the forget gate's starting bias, and the $+3$ LSTM trained at $T = 10$
-# answers at $T = 100$ unchanged. "A few hundred tokens" describes typical training, not the
-# architecture.
+# answers at $T = 100$ unchanged. "A few hundred tokens" is about how much context trained LSTMs
+# use (about 200 tokens in Khandelwal et al. 2018, notebook 03), not a limit of the architecture.
 #
 # **C5, constant path length makes long contexts easy: wrong as stated (notebook 04), but its weak
-# form holds here.** A path of length 1 let attention reach the same accuracy at $T = 100$ as at
-# $T = 10$, *if* it has positions; without them it is bounded by the order-blind ceiling. This task
+# form holds here: a short path makes a long delay as easy to learn as a short one.** A path of
+# length 1 let attention reach the same accuracy at $T = 100$ as at $T = 10$, *if* it has positions; without them it is bounded by the order-blind ceiling. This task
 # has one sharp target; "millions of tokens easily" is not what any experiment here shows.
 
 # %% [markdown]
@@ -402,7 +404,7 @@ helpers.check("most_frequent_token", most_frequent_token)
 # %% [markdown]
 # **2. The ceiling with two tokens.** At $T = 2$ the sequence is $x_0, x_1, x_2$: an order-blind
 # model answering at $x_2$ sees $x_2$ and the bag $\{x_0, x_1\}$. What accuracy does the best
-# order-blind guess reach? Give an exact number.
+# order-blind guess reach? Give an exact number, as a fraction such as `3 / 7` or a float.
 
 # %%
 answer = None
@@ -412,7 +414,8 @@ helpers.check("order_blind_two_tokens", answer)
 # **3. Predict, then move the widget.** Bias $+3$ keeps a share $\sigma(3)^{30}$ of the cell path
 # at $T = 30$, a delay it learned. Which forget bias keeps the same share at $T = 100$? Work it out,
 # then move the **forget bias** in the cell-path widget until the square at $T = 100$ sits where
-# the dotted line of bias $+3$ is at $T = 30$. Give the exact value.
+# the dotted line of bias $+3$ is at $T = 30$. The slider moves in steps of 0.25: give the exact value
+# you computed, not the slider's.
 
 # %%
 answer = None
@@ -424,7 +427,8 @@ helpers.check("forget_bias_for_100", answer)
 # `nb.train_batched((100,), ensembles.Budget(steps=600), kinds=("LSTM", "LSTM, forget bias +3"))`
 # (one to a few minutes). Then train `LSTM(forget_bias=b)`, with your bias `b` of exercise 3, at
 # $T = 100$ with `train`, and score it with `accuracy` on `tasks.first_token_recall(400, 100)`.
-# Which results change with `seed=1`?
+# Which results change with `seed=1`? (`seed` changes the training batches; the initial weights
+# come from the notebook's random state: `helpers.set_seed(1)` before `make_model` changes them.)
 #
 # `helpers.hint("forget_bias_for_100")` gives a hint, `helpers.solution("order_blind_two_tokens")`
 # a worked answer, when you want them.
@@ -511,10 +515,26 @@ for j, T in enumerate(ensembles.DELAYS):
 # every number on its own. The drive $x_t W^\top + b$ depends only on the token, so it is computed
 # once per symbol, 8 rows, and looked up. `tests/notebooks/test_nb07_long_range_memory.py` trains
 # the classes above with `train` beside the batched run, from the same weights on the same batches,
-# and checks that losses and weights agree step for step, as the cell in *One loop trains them
-# all* did.
-#
-# Why float64 there: the bias of the keys gets no gradient in exact arithmetic, since adding the
+# and checks that losses and weights agree step for step. The cell below does it at full size:
+# 5 steps at $T = 10$ from the same initial weights, in float64, so that rounding stays far below
+# what Adam reacts to.
+
+# %%
+few = ensembles.Budget(steps=5)
+batched = ensembles.train_all((10,), few, dtype=torch.float64)  # nb.train_batched, no progress line
+start = ensembles.make_models((10,))  # the same initial weights, drawn again
+for kind in ensembles.KINDS:
+    plain = make_model(kind).double()
+    plain.load_state_dict(ensembles.member_weights(start, kind, 10))
+    gap = max(abs(a - b) for a, b in zip(train(plain, 10, few), batched.loss_curve(kind, 10)))
+    after = ensembles.member_weights(batched.models, kind, 10)
+    moved = max((p - after[name]).abs().max().item() for name, p in plain.state_dict().items())
+    assert gap < 1e-9 and moved < 1e-9
+    print(f"{kind:<24}: losses and weights after 5 steps equal to < 1e-9")
+
+
+# %% [markdown]
+# Why float64: the bias of the keys gets no gradient in exact arithmetic, since adding the
 # same number to every score changes no softmax. In float32 it gets rounding noise instead, and
 # Adam divides each gradient by its own running size, so that noise moves the bias by a good part
 # of a step, differently in the two runs. The outputs do not change, but the weights no longer
