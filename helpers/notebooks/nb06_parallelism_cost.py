@@ -122,7 +122,7 @@ def measure_grid(
     seq_lens=(16, 32, 64, 128, 256, 512),
     batches=(1, 4, 32),
     dim: int = D_MODEL,
-    repeats: int = 4,
+    repeats: int = 3,
     on=("cpu",),
 ) -> Grid:
     """Forward time of every model at every (batch, seq_len), on every device in `on`."""

@@ -180,7 +180,7 @@ assert forward[ATTENTION].median_ms > forward[LOOP].median_ms  # even than the P
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-train = article.time_models(32, 512, backward=True, repeats=4)
+train = article.time_models(32, 512, backward=True, repeats=3)
 nb.show(train, "forward + backward, B=32, N=512, d=128, one CPU thread:")
 assert train[ATTENTION].median_ms > 1.5 * train[FUSED].median_ms  # still slower
 
