@@ -12,8 +12,15 @@ hash no longer matches and the cell is stale until someone translates it again.
     python tools/translations.py status            # what needs translating, per language and cell
     python tools/translations.py check [it ...]    # maths, code, links, headings, tables kept; glossary used
     python tools/translations.py skeleton it       # add English cells missing in notebooks/it/sources/ (todo)
-    python tools/translations.py build [it ...]    # write notebooks/<lang>/NN_*.ipynb
+    python tools/translations.py build [it ...]    # write notebooks/<lang>/NN_*.ipynb (running each, below)
     python tools/translations.py build --check     # change nothing; exit 1 if a built notebook is out of date
+
+Every notebook prints in the learner's language (the verdicts of helpers.check, the widgets' labels,
+the course map and the ledger), so its outputs differ from the English ones: the build runs each
+translated notebook again, in its own language, in notebooks/<lang>/. It records what the run
+depended on (`execution_key`: the English notebook's code and outputs, the language's words and the
+helpers that print them) in the notebook's metadata, and runs it again only when that changes; a
+change of the translated prose alone keeps the outputs.
 
 Each command takes `--nb NN` (repeatable) to act on those notebooks only: `status --nb 04 it` lists
 what 04 needs in Italian, `build --nb 04` writes 04 in every language and leaves the READMEs alone
@@ -36,6 +43,14 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 from colab import badge, binder_url, config  # noqa: E402
 
 from helpers.course.languages import LANGUAGES, TRANSLATED, language_line, setup_line  # noqa: E402
+from helpers.course.words.figures import figure_words_section  # noqa: E402
+
+EXECUTION_INPUTS = [  # what a translated run prints besides the English notebook itself
+    "helpers/course/languages.py",
+    "helpers/course/exercises.py",
+    "helpers/course/widgets.py",
+    "helpers/course/ledger.py",
+]
 
 NOTEBOOKS = ROOT / "notebooks"
 STYLE_CALL = "helpers.use_style()  # the course's figure style; a returned figure shows as a PNG"
@@ -176,6 +191,11 @@ def glossary_misses(lang: str, english: str, translation: str) -> list[str]:
     return out
 
 
+def is_reading_list(english: str) -> bool:
+    """A notebook's Further reading: its titles stay as published, so no glossary term is asked of it."""
+    return english.lstrip().startswith("## Further reading")
+
+
 def faults(lang: str, notebooks: list[Path] | None = None) -> list[str]:
     """Every translated cell of `lang` that changed what it must keep or left out a glossary term."""
     lines = []
@@ -185,9 +205,8 @@ def faults(lang: str, notebooks: list[Path] | None = None) -> list[str]:
             entry = entries.get(english_hash(cell.source))
             if entry is None:
                 continue
-            for fault in differences(cell.source, entry.text) + glossary_misses(
-                lang, cell.source, entry.text
-            ):
+            misses = [] if is_reading_list(cell.source) else glossary_misses(lang, cell.source, entry.text)
+            for fault in differences(cell.source, entry.text) + misses:
                 lines.append(f"{lang} {notebook.stem} {cell.id}: {fault}")
     return lines
 
@@ -216,8 +235,25 @@ def localise(text: str, lang: str, notebook: Path, language_line: str | None = N
     if language_line:
         text = with_language_line(text, language_line)
     if LANGUAGES[lang].direction == "rtl":
-        text = f'<div dir="rtl" lang="{lang}">\n\n{LEFT_TO_RIGHT.sub(_isolated, text)}\n\n</div>'
+        text = right_to_left(text, lang)
     return text
+
+
+# Right to left in the markup itself, for every renderer that keeps HTML attributes (JupyterLab,
+# Notebook, VS Code, nbconvert, GitHub, Colab), not only where tools/templates/rtl.css is loaded:
+# JupyterLab's own stylesheet sets p { text-align: left } and blockquote { border-left }, which an
+# inherited direction does not change. So the cell is a <div dir="rtl"> aligned right, each paragraph
+# and list item's text a right-aligned block of its own (a <span>: Markdown inside it is still
+# Markdown), each blockquote an HTML <blockquote> with its bar on the right; maths and code are
+# isolated left to right (LEFT_TO_RIGHT below).
+RTL_BOX = 'dir="rtl" style="direction: rtl; text-align: right"'
+RTL_TEXT = '<span dir="rtl" style="display: block; direction: rtl; text-align: right">'
+RTL_QUOTE = (
+    '<blockquote dir="rtl" style="direction: rtl; text-align: right; border-left: none; '
+    'border-right: 5px solid #e0e0e0; margin: 1em 2em; padding: 0 1em">'
+)
+LIST_ITEM = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)(.*)$")
+HTML_BLOCK = re.compile(r"^\s*</?(?:div|blockquote)\b")
 
 
 # In right-to-left prose, maths and code keep their left-to-right order only when isolated:
@@ -230,9 +266,52 @@ LEFT_TO_RIGHT = re.compile(
 
 
 def _isolated(match: re.Match) -> str:
-    if match["block"]:
-        return f'<div dir="ltr">\n\n{match["block"]}\n\n</div>'
+    if match["block"]:  # a block of its own: blank lines around it (an HTML block ends only at one)
+        return f'\n\n<div dir="ltr">\n\n{match["block"]}\n\n</div>\n\n'
     return f'<span dir="ltr">{match["inline"]}</span>'
+
+
+def right_to_left(text: str, lang: str) -> str:
+    """Right-to-left markdown: blockquotes as HTML, maths and code isolated left to right, each
+    paragraph and list item a right-aligned block, the whole in a right-to-left <div>."""
+    text = LEFT_TO_RIGHT.sub(_isolated, _html_blockquotes(text))
+    blocks = [b for b in re.split(r"\n(?:[ \t]*\n)+", text.strip("\n")) if b.strip()]
+    return f'<div {RTL_BOX} lang="{lang}">\n\n' + "\n\n".join(map(_aligned, blocks)) + "\n\n</div>"
+
+
+def _html_blockquotes(text: str) -> str:
+    """Each run of '>' lines as an HTML blockquote (its bar on the right), its inside still Markdown."""
+    out, quote = [], []
+    for line in [*text.split("\n"), None]:
+        if line is not None and re.match(r"^ {0,3}>", line):
+            quote.append(re.sub(r"^ {0,3}> ?", "", line))
+            continue
+        if quote:
+            out += ["", RTL_QUOTE, "", _html_blockquotes("\n".join(quote)), "", "</blockquote>", ""]
+            quote = []
+        if line is not None:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _aligned(block: str) -> str:
+    """A block of markdown with its prose right-aligned: headings, tables, HTML and isolated blocks kept.
+    A paragraph's lines become one right-aligned <span>, and each list item's text one (a list may
+    start under a paragraph's last line)."""
+    lines = block.split("\n")
+    first = lines[0].lstrip()
+    if not first or first.startswith(("#", "|", "$$", "```", RTL_TEXT)) or HTML_BLOCK.match(first):
+        return block
+    items = [i for i, line in enumerate(lines) if LIST_ITEM.match(line)]
+    prose = lines[: items[0] if items else len(lines)]
+    out = [f"{RTL_TEXT}{prose[0]}", *prose[1:]] if prose else []
+    if out:
+        out[-1] += "</span>"
+    for start, end in zip(items, [*items[1:], len(lines)]):
+        marker, rest = LIST_ITEM.match(lines[start]).groups()
+        out += [f"{marker}{RTL_TEXT}{rest}", *lines[start + 1 : end]]
+        out[-1] += "</span>"
+    return "\n".join(out)
 
 
 def translated(lang: str, notebook: Path) -> nbformat.NotebookNode:
@@ -252,6 +331,61 @@ def translated(lang: str, notebook: Path) -> nbformat.NotebookNode:
     return out
 
 
+def execution_key(lang: str, notebook: Path) -> str:
+    """What a run of `notebook` in `lang` depends on: the English notebook's code and outputs (which
+    change with the helpers), the language's words and the helpers that print in it."""
+    en = nbformat.read(notebook, as_version=4)
+    digest = hashlib.sha256()
+    for cell in en.cells:
+        if cell.cell_type == "code":
+            digest.update(cell.source.encode())
+            digest.update(nbformat.writes(nbformat.from_dict({"o": cell.outputs})).encode())
+    for path in [*EXECUTION_INPUTS, f"helpers/course/words/{lang}.py"]:
+        digest.update((ROOT / path).read_bytes())
+    digest.update(setup_line(lang).encode())
+    return digest.hexdigest()[:16]
+
+
+def with_outputs_of(nb: nbformat.NotebookNode, run: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """`nb` (freshly translated) with the code outputs and widget state of an earlier run of it."""
+    outputs = {c.id: c.outputs for c in run.cells if c.cell_type == "code"}
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = outputs[cell.id]
+    for key in ("widgets", "why_transformers"):
+        if key in run.metadata:
+            nb.metadata[key] = run.metadata[key]
+        else:
+            nb.metadata.pop(key, None)
+    return nb
+
+
+def execute_translation(nb: nbformat.NotebookNode, lang: str, notebook: Path) -> nbformat.NotebookNode:
+    """Run `nb` in `lang` top to bottom in notebooks/<lang>/, as a learner opens it; clean as the English."""
+    from build_notebooks import clean, execute
+
+    execute(nb, NOTEBOOKS / lang, record_timing=False)
+    nb = clean(nb)
+    nb.metadata["language"] = lang
+    nb.metadata["why_transformers"] = {"executed_in": lang, "execution_key": execution_key(lang, notebook)}
+    return nb
+
+
+def built(lang: str, notebook: Path, check: bool = False) -> tuple[nbformat.NotebookNode, bool]:
+    """The notebook in `lang` as the build writes it, and whether it still needs a run (check=True
+    never runs one: it reports it). A notebook keeps its last run while its key holds."""
+    nb = translated(lang, notebook)
+    target = NOTEBOOKS / lang / notebook.name
+    old = nbformat.read(target, as_version=4) if target.exists() else None
+    recorded = old.metadata.get("why_transformers", {}).get("execution_key") if old else None
+    if recorded == execution_key(lang, notebook):
+        return with_outputs_of(nb, old), False
+    if check:
+        return nb, True
+    print(f"running {lang}/{notebook.name} ...", flush=True)
+    return execute_translation(nb, lang, notebook), False
+
+
 def readme_line(code: str) -> str:
     """The switcher line of the README in language `code` (the English one, or notebooks/<code>/README.md)."""
     parts = []
@@ -267,6 +401,25 @@ def title(nb: nbformat.NotebookNode) -> str:
     return next(line for line in nb.cells[0].source.splitlines() if line.startswith("# "))[2:]
 
 
+README_NOTES = {  # what a README says about where it was checked (after the figure words)
+    "fa": """
+## راست‌به‌چپ، هر جا که باز شود
+
+جهت و ترازِ متن فارسی در خودِ نشانه‌گذاری هر سلول است (`dir="rtl"` و `style` روی هر بند، هر فهرست و هر
+نقل‌قول؛ ریاضیات و کد جدا و چپ‌به‌راست)، نه فقط در `make lab LANG=fa`. آنچه بررسی شده است، در آزمون‌های مرورگرِ
+دوره (`tests/project/test_browser.py`، با تصویر در `artifacts/screenshots/`): JupyterLab بدون هیچ CSS سفارشی و
+HTML ساختهٔ nbconvert. در هر دو، بندها راست‌به‌چپ و راست‌چین‌اند، فرمول‌ها چپ‌به‌راست، نوار نقل‌قول در سمت راست، و
+پیوندهای زبان به ترتیب درست. پاسخ‌های `helpers.check` نیز راست‌به‌چپ و راست‌چین نمایش داده می‌شوند و کد و عددهای
+درونشان ترتیب خود را نگه می‌دارند.
+
+آنچه بررسی نشده است: GitHub و Colab. این دوره در محیطی بی‌دسترسی به اینترنت ساخته و آزموده شد، پس نمی‌دانیم
+آن دو دقیقاً چه نشان می‌دهند. نشانه‌گذاری به ویژگی‌های استاندارد HTML (`dir`، `style`) تکیه دارد؛ نمایشگری که
+`style` را حذف کند (گمان می‌رود GitHub چنین کند) دست‌کم `dir` را نگه می‌دارد و متن را راست‌به‌چپ نشان می‌دهد،
+اما شاید بندها را چپ‌چین کند. اگر در GitHub یا Colab متن چپ‌چین یا درهم دیدید، لطفاً گزارش دهید.
+""",
+}
+
+
 def readme(lang: str, books: dict[str, nbformat.NotebookNode]) -> str:
     """notebooks/<lang>/README.md: its sources/README.md with the switcher, the badges and the course map."""
     cfg = config()
@@ -280,27 +433,31 @@ def readme(lang: str, books: dict[str, nbformat.NotebookNode]) -> str:
     text = (NOTEBOOKS / lang / "sources" / "README.md").read_text(encoding="utf-8")
     text = text.replace("{{switcher}}", readme_line(lang)).replace("{{badges}}", badges)
     text = text.replace("{{map}}", "\n".join(course_map))
-    rtl = LANGUAGES[lang].direction == "rtl"
-    return f'<div dir="rtl" lang="{lang}">\n\n{text}\n</div>\n' if rtl else text
+    text = f"{text.rstrip()}\n\n{figure_words_section(lang)}\n{README_NOTES.get(lang, '')}"
+    return f"{right_to_left(text, lang)}\n" if LANGUAGES[lang].direction == "rtl" else text
 
 
 def build(langs: list[str], check: bool = False, notebooks: list[Path] | None = None) -> int:
     stale = 0
     for lang in langs:
         chosen = english_notebooks() if notebooks is None else notebooks
-        books = {notebook.name: translated(lang, notebook) for notebook in chosen}
+        books, unrun = {}, set()
+        for notebook in chosen:
+            books[notebook.name], needs_run = built(lang, notebook, check)
+            if needs_run:
+                unrun.add(notebook.name)
         outputs = {name: nbformat.writes(nb) + "\n" for name, nb in books.items()}
         if notebooks is None:
             outputs["README.md"] = readme(lang, books)
         for name, text in outputs.items():
             target = NOTEBOOKS / lang / name
-            if target.exists() and target.read_text(encoding="utf-8") == text:
+            if name not in unrun and target.exists() and target.read_text(encoding="utf-8") == text:
                 continue
             stale += 1
             if check:
-                print(
-                    f"out of date: {target.relative_to(ROOT)} (`python tools/translations.py build {lang}`)"
-                )
+                why = " (its run in this language is out of date)" if name in unrun else ""
+                command = f"`python tools/translations.py build {lang}`"
+                print(f"out of date: {target.relative_to(ROOT)}{why} ({command})")
             else:
                 target.write_text(text, encoding="utf-8")
                 print(f"wrote {target.relative_to(ROOT)}")

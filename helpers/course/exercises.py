@@ -14,6 +14,7 @@ import inspect
 import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
+from html import escape as html_escape
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,7 @@ import torch
 
 from ..checks import require_positive_int
 from ..seed import seeded
-from .languages import hint_text, verdict
+from .languages import LANGUAGES, current, for_reader, hint_text, phrase, sentence, verdict, worked_text
 
 
 @dataclass
@@ -86,17 +87,17 @@ def _show(x: int | float) -> str:
 def _not_a_number(got: Any, what: str) -> str:
     """Why `got` is not accepted where a number is expected, in one sentence."""
     if isinstance(got, (torch.Tensor, np.ndarray)):
-        kind = "tensor" if isinstance(got, torch.Tensor) else "numpy array"
+        kind = "tensor" if isinstance(got, torch.Tensor) else "array"
         if (got.numel() if isinstance(got, torch.Tensor) else got.size) == 1:
-            return f"{what} should be a number, got a {kind} of dtype {got.dtype}"
-        return f"{what} should be a single number, got a {kind} of shape {tuple(got.shape)}"
+            return verdict(f"number_got_{kind}", what=what, dtype=str(got.dtype))
+        return verdict(f"single_got_{kind}", what=what, shape=str(tuple(got.shape)))
     if isinstance(got, (bool, np.bool_)):
-        return f"{what} should be a number, got the bool {got}"
+        return verdict("number_got_bool", what=what, value=str(got))
     if callable(got):
-        return f"{what} should be a number, got a function: call it, or write the value itself"
+        return verdict("number_got_function", what=what)
     if isinstance(got, str):
-        return f"{what} should be a number, got the string {got!r}: remove the quotes"
-    return f"{what} should be a number, got {type(got).__name__}"
+        return verdict("number_got_string", what=what, value=repr(got))
+    return verdict("number_got_type", what=what, kind=type(got).__name__)
 
 
 def compare_numbers(got: Any, want: int | float, what: str = "your answer") -> str | None:
@@ -107,7 +108,9 @@ def compare_numbers(got: Any, want: int | float, what: str = "your answer") -> s
     (relative 1e-6, plus 1e-12 absolute): float32 results and any exact expression such as
     9/16 or math.log(50) pass; a value rounded to fewer digits (0.56, 3.91) is refused with
     a request for the exact value, and a different quantity (math.log2(50)) is simply wrong.
+    The sentence is in the current language (`what` too, when PHRASES has it).
     """
+    what = phrase(what)
     value = _as_number(got)
     if value is None:
         return _not_a_number(got, what)
@@ -115,46 +118,44 @@ def compare_numbers(got: Any, want: int | float, what: str = "your answer") -> s
         if value == want:
             return None
         if isinstance(value, float) and not value.is_integer():
-            return f"{what} is {_show(value)}, but it should be a whole number"
-        return f"{what} is {_show(value)}, which is not right"
+            return verdict("not_whole", what=what, value=_show(value))
+        return verdict("not_right", what=what, value=_show(value))
     error = abs(value - want)
     if error <= 1e-6 * abs(want) + 1e-12:
         return None
     if error <= 1e-2 * abs(want):  # right to two or three digits: rounded, or truncated
-        return (
-            f"{what} is {_show(value)}, close but not exact: give the exact value "
-            f"(an expression such as 2/3 or math.sqrt(2) is fine)"
-        )
-    return f"{what} is {_show(value)}, which is not right"
+        return verdict("not_exact", what=what, value=_show(value))
+    return verdict("not_right", what=what, value=_show(value))
 
 
 def compare_tensors(got: Any, want: torch.Tensor, what: str, atol: float, rtol: float) -> str | None:
     """None when got matches the tensor want in shape, dtype and values (within atol, rtol)."""
+    what = phrase(what)
     if not isinstance(got, torch.Tensor):
-        return f"{what} should be a torch.Tensor, got {type(got).__name__}"
+        return verdict("wants_tensor", what=what, kind=type(got).__name__)
     if got.shape != want.shape:
-        return f"{what} has shape {tuple(got.shape)}, expected {tuple(want.shape)}"
+        return verdict("wrong_shape", what=what, shape=str(tuple(got.shape)), expected=str(tuple(want.shape)))
     if got.dtype != want.dtype:
-        return f"{what} has dtype {got.dtype}, expected {want.dtype}"
+        return verdict("wrong_dtype", what=what, dtype=str(got.dtype), expected=str(want.dtype))
     got = got.detach().cpu()
     if not torch.allclose(got, want, atol=atol, rtol=rtol, equal_nan=True):
         err = (got.double() - want.double()).abs().max().item()
-        return f"{what} has the right shape but wrong values (max difference {err:.3g})"
+        return verdict("wrong_values", what=what, difference=f"{err:.3g}")
     return None
 
 
 def compare(
     got: Any, want: Any, what: str = "your answer", atol: float = 1e-5, rtol: float = 1e-4
 ) -> str | None:
-    """None when got matches want; otherwise one sentence saying what differs.
+    """None when got matches want; otherwise one sentence saying what differs, in the current language.
 
     Tensors are compared within atol and rtol; numbers by `compare_numbers`.
     """
     if isinstance(want, (tuple, list)):
         if not isinstance(got, (tuple, list)):
-            return f"{what} should be a tuple of {len(want)} values, got {type(got).__name__}"
+            return verdict("wants_tuple", what=phrase(what), n=str(len(want)), kind=type(got).__name__)
         if len(got) != len(want):
-            return f"{what} should be a tuple of {len(want)} values, got {len(got)} values"
+            return verdict("tuple_length", what=phrase(what), n=str(len(want)), got=str(len(got)))
         for i, (g, w) in enumerate(zip(got, want)):
             if problem := compare(g, w, f"{what}[{i}]", atol, rtol):
                 return problem
@@ -164,7 +165,7 @@ def compare(
     if isinstance(want, numbers.Real) and not isinstance(want, bool):
         return compare_numbers(got, want, what)
     same = type(got) is type(want) and got == want
-    return None if same else f"{what} is {got!r}, which is not right"
+    return None if same else verdict("not_right", what=phrase(what), value=repr(got))
 
 
 def check(name: str, answer: Any) -> None:
@@ -174,7 +175,38 @@ def check(name: str, answer: Any) -> None:
     """
     ex = _lookup(name)
     with seeded(0):
-        print(f"[{name}] {_verdict(name, ex, answer)}")
+        say(f"[{name}] {_verdict(name, ex, answer)}")
+
+
+def say(text: str) -> None:
+    """Print a message for the learner. In a right-to-left language its order is kept by Unicode
+    isolates (languages.for_reader); in a notebook it shows right-aligned, right to left (text/html,
+    with the same text as text/plain)."""
+    text = for_reader(text)
+    if LANGUAGES[current()].direction == "rtl" and _in_notebook():
+        from IPython.display import display
+
+        display(right_to_left_bundle(text), raw=True)
+    else:
+        print(text)
+
+
+def right_to_left_bundle(text: str) -> dict:
+    """A message as a right-to-left display: text/html aligned right (every renderer that keeps the
+    HTML attributes), text/plain for the others (its Unicode isolates keep the order)."""
+    html = html_escape(text).replace("\n", "<br>")
+    font = "font-family: var(--jp-code-font-family, monospace)"
+    box = f'class="helpers-feedback" dir="rtl" style="direction: rtl; text-align: right; {font}"'
+    return {"text/plain": text, "text/html": f"<div {box}>{html}</div>"}
+
+
+def _in_notebook() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and hasattr(shell, "kernel")
 
 
 def passes(name: str, answer: Any, trials: int | None = None, seed: int = 0) -> bool:
@@ -229,7 +261,7 @@ def _problem(name: str, ex: Exercise, answer: Any) -> str | None:
         if problem:
             return f"{verdict('not_yet', problem=problem)}{tip}"
     if ex.rule is not None and (problem := ex.rule(answer)):
-        return f"{verdict('not_yet', problem=problem)}{tip}"
+        return f"{verdict('not_yet', problem=sentence(problem))}{tip}"
     return None
 
 
@@ -237,15 +269,16 @@ def hint(name: str) -> None:
     """Print exercise `name`'s hint in the learner's language (`check` shows it only after a wrong try)."""
     ex = _lookup(name)
     tip = hint_text(name, ex.hint)
-    print(f"[{name}] {verdict('hint', hint=tip) if tip else verdict('no_hint', name=name)}")
+    say(f"[{name}] {verdict('hint', hint=tip) if tip else verdict('no_hint', name=name)}")
 
 
 def solution(name: str) -> None:
     """Print the worked answer of exercise `name` with its value, or else the reference's source."""
     ex = _lookup(name)
+    worked = worked_text(name, ex.worked)
     if not ex.worked:
         print(inspect.getsource(ex.reference))
     elif ex.wants_function:
-        print(ex.worked)
+        say(worked)
     else:
-        print(f"{ex.worked}\nanswer: {ex.reference()!r}")
+        say(f"{worked}\n{verdict('answer')}: {ex.reference()!r}")

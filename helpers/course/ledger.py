@@ -2,6 +2,7 @@
 
 from typing import NamedTuple
 
+from .languages import LANGUAGES, current, words
 from .tables import Table
 
 NOTEBOOKS = [  # (file stem, title, claims tested)
@@ -178,21 +179,44 @@ def link(prefix: str) -> str:
 
 def claims_ledger() -> Table:
     """The claims ledger: each verdict, what it rests on (measured here, or taken from the
-    literature, cited) and links to the notebooks that show it."""
-    rows = [
-        [c.id, c.said, c.verdict, c.measured, c.literature or "none", ", ".join(link(n) for n in c.where)]
-        for c in CLAIMS
-    ]
-    return Table(
-        ["", "the article says", "honest verdict", "measured here", "from the literature", "where"], rows
-    )
+    literature, cited) and links to the notebooks that show it. In the learner's language."""
+    said = words("CLAIMS_LEDGER") or {
+        "header": ["", "the article says", "honest verdict", "measured here", "from the literature", "where"],
+        "none": "none",
+        **{c.id: (c.said, c.verdict, c.measured, c.literature) for c in CLAIMS},
+    }
+    rows = []
+    for c in CLAIMS:
+        claim, verdict, measured, literature = said[c.id]
+        rows.append(
+            [c.id, claim, verdict, measured, literature or said["none"], ", ".join(map(link, c.where))]
+        )
+    return _table(said["header"], rows)
+
+
+class _RightToLeft(Table):
+    """A table whose Markdown reads right to left (the Persian notebooks' outputs)."""
+
+    def _repr_markdown_(self) -> str:
+        wrapper = '<div dir="rtl" style="direction: rtl; text-align: right">'
+        return f"{wrapper}\n\n{super()._repr_markdown_()}\n\n</div>"
+
+
+def _table(header: list, rows: list[list]) -> Table:
+    """A Table in the learner's language's direction."""
+    return (_RightToLeft if LANGUAGES[current()].direction == "rtl" else Table)(header, rows)
 
 
 def short_ledger() -> Table:
     """The ledger in eight lines, for 00: each claim in a few words, its verdict in one line, the
-    notebooks that test it (the full ledger, with what each verdict rests on, is claims_ledger)."""
-    rows = [[c.id, c.short, c.short_verdict, ", ".join(link(n) for n in c.where)] for c in CLAIMS]
-    return Table(["", "the article says", "verdict", "where"], rows)
+    notebooks that test it (the full ledger, with what each verdict rests on, is claims_ledger).
+    In the learner's language (helpers.use_language)."""
+    said = words("SHORT_LEDGER")
+    rows = [
+        [c.id, *(said[c.id] if said else (c.short, c.short_verdict)), ", ".join(link(n) for n in c.where)]
+        for c in CLAIMS
+    ]
+    return _table(said["header"] if said else ["", "the article says", "verdict", "where"], rows)
 
 
 def claims(tested: str) -> list[Claim]:
@@ -221,5 +245,7 @@ def readme_verdicts() -> dict[str, str]:
 
 
 def course_map() -> Table:
-    """The notebooks in order."""
-    return Table(["notebook", "what it shows", "claims"], [[link(s[:2]), t, c] for s, t, c in NOTEBOOKS])
+    """The notebooks in order, in the learner's language (helpers.use_language)."""
+    said = words("COURSE_MAP")
+    rows = [[link(s[:2]), said[s] if said else t, c] for s, t, c in NOTEBOOKS]
+    return _table(said["header"] if said else ["notebook", "what it shows", "claims"], rows)

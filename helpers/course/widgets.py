@@ -12,6 +12,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
+from .languages import label, verdict
 from .style import describe
 
 EXPLORERS: dict[str, Callable[[], "Explorer"]] = {}
@@ -32,10 +33,11 @@ def explorers() -> dict[str, Callable[[], "Explorer"]]:
 
 
 def slider(description: str, min, max, step, value, **kw) -> ipw.ValueWidget:
-    """An int or float slider that redraws on release (not on every pixel of a drag)."""
+    """An int or float slider that redraws on release (not on every pixel of a drag); its label is
+    `description` in the learner's language (helpers.use_language), when it has one there."""
     kind = ipw.IntSlider if all(isinstance(v, int) for v in (min, max, step, value)) else ipw.FloatSlider
     return kind(
-        description=description,
+        description=label(description),
         min=min,
         max=max,
         step=step,
@@ -47,9 +49,10 @@ def slider(description: str, min, max, step, value, **kw) -> ipw.ValueWidget:
 
 
 def choice(description: str, options, value) -> ipw.SelectionSlider:
-    """A slider over a fixed list of options (sizes, powers of two...), redrawn on release."""
+    """A slider over a fixed list of options (sizes, powers of two...), redrawn on release; labelled in
+    the learner's language, as `slider` is."""
     return ipw.SelectionSlider(
-        description=description,
+        description=label(description),
         options=list(options),
         value=value,
         continuous_update=False,
@@ -225,7 +228,7 @@ class Explorer(ipw.VBox):
         except ValueError as e:
             self.result, self.error = None, str(e)
         if self.error is not None:
-            bundle = _display_bundle(f"Cannot draw this: {self.error}")
+            bundle = _display_bundle(verdict("cannot_draw", error=self.error))
         elif isinstance(self.result, Figure):
             key = (self.result, *(values[name] for name in self.background))  # holds the figure
             bundle = _display_bundle(self.result, self.frames.png(self.result, key))

@@ -2,6 +2,7 @@
 course exercise refuses plausible wrong answers."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -397,3 +398,100 @@ def test_hint_of_an_exercise_without_one_points_to_the_solution(capsys):
     helpers.hint("triple")
     out = capsys.readouterr().out
     assert out == "[triple] no hint for this one: `helpers.solution('triple')` shows a worked answer.\n"
+
+
+# ---- every diagnosis in the learner's language ------------------------------------------
+
+# English words a diagnosis would use; none is a word of Italian, Spanish, Russian or Persian prose
+ENGLISH_WORDS = set(
+    "the is should be got expected which not but has have your of with its at on for to and right wrong "
+    "values value shape close exact give fails number answer function whole single string remove quotes "
+    "call write itself raised returned missing attempted yet replace hint stuck operations result loop "
+    "every covers steps sequence inputs require counts use connected detached computed outside cannot "
+    "count draw this tuple".split()
+)
+CODE = re.compile(  # what a message quotes: code, words, an error's own text, [name], identifiers, numbers
+    r"`[^`]*`|'[^']*'|\"[^\"]*\"|«\u2066?[A-Za-z]+\u2069?»"
+    r"|\b[A-Z]\w*(?:Error|Exception): [^.]*|\[[\w.]+\]|\b\w*[_.\d]\w*(?:\.\w+)*\b"
+    r"|\b(?:NoneType|tau|torch|numpy|matmul|autograd|PyTorch|list|complex|bool|True|False|None|dtype|softmax"
+    r"|sigma|x|t|d_in|B|N)\b"
+)
+LANGS = [lang for lang in helpers.course.languages.TRANSLATED]
+
+
+def english_words(message: str) -> set[str]:
+    """The English words of `message` outside what it quotes from code."""
+    return {w for w in re.findall(r"[A-Za-z]+", CODE.sub(" ", message)) if w.lower() in ENGLISH_WORDS}
+
+
+def _loop_over_t(x, W, b):  # right values, but the rule refuses a loop over t
+    return torch.stack([x[:, t] @ W.T + b for t in range(x.shape[1])], dim=1)
+
+
+def _softmax_2d_only(s):  # right on (9, 5) scores, fails on a (5,) row: the rule says so
+    return helpers.course.exercises.EXERCISES["cold_softmax"].reference(s) if s.dim() == 2 else s[:, 0]
+
+
+EVERY_MISTAKE = [  # (exercise, wrong answer): every wrong answer above, then wrong types and the rules
+    *[(n, WRONG[n][m]) for n in COURSE for m in WRONG.get(n, {})],
+    *[
+        ("softmax_cold_limit", a)
+        for a in (torch.ones(3, 4), np.ones(2), torch.tensor(0.5), np.float32(0.5) * np.ones(1), True, "1.0")
+    ],
+    *[("softmax_cold_limit", a) for a in ([1.0], lambda: 1.0, 1 + 0j, None)],
+    ("rnn_step", torch.zeros(3, 5)),
+    ("rnn_step", lambda *args: None),
+    ("rnn_step", lambda *args: [1.0]),
+    ("lstm_step", lambda *args: torch.zeros(1)),
+    ("input_projection", _loop_over_t),
+    ("cold_softmax", _softmax_2d_only),
+    ("maxplus_combine", lambda *args: 1 / 0),
+]
+
+
+@pytest.fixture
+def language(request):
+    helpers.use_language(request.param)
+    yield request.param
+    helpers.use_language("en")
+
+
+@pytest.mark.parametrize("language", LANGS, indirect=True)
+def test_no_english_sentence_in_any_diagnosis_in_a_translated_language(capsys, language):
+    """Each exercise's wrong answers (and wrong types, rule refusals, a failing answer, a stub, the
+    hint and the solution) in every language: no English word outside the code words it quotes.
+    A failing answer's own error message is Python's or PyTorch's (division by zero), so it is left out."""
+    found = {}
+    for name, answer in EVERY_MISTAKE:
+        out = run(capsys, answer, name)
+        assert helpers.course.languages.verdict("correct") not in out, (name, out)
+        helpers.hint(name)
+        out += capsys.readouterr().out
+        if words := english_words(out):
+            found[f"{name}: {out.strip()}"] = sorted(words)
+    for name in COURSE:
+        if helpers.course.exercises.EXERCISES[name].worked:
+            helpers.solution(name)
+            out = capsys.readouterr().out
+            if words := english_words(out.rsplit("\n", 2)[-2]):  # its last line: "answer: ..."
+                found[f"solution({name}): {out.strip()[-80:]}"] = sorted(words)
+    assert not found, "\n".join(f"{k} -> {v}" for k, v in found.items())
+
+
+def test_the_detector_finds_the_english_diagnosis(capsys):
+    out = run(capsys, 1024, "attention_equals_lstm")
+    assert english_words(out) >= {"is", "which", "not", "right"}
+    assert not english_words("[x] NoneType: `helpers.hint('x')` torch.float32 (3, 4) tau -> 0")
+
+
+@pytest.mark.parametrize("language", ["fa"], indirect=True)
+def test_persian_feedback_isolates_its_code_and_numbers(capsys, language):
+    """Right to left, each left-to-right run (a number, a shape, code) is isolated (LRI ... PDI), and
+    the whole line is a right-to-left isolate: the order survives in any left-to-right output."""
+    out = run(capsys, 1024, "attention_equals_lstm").strip()
+    lri, rli, pdi = "\u2066", "\u2067", "\u2069"
+    assert out.startswith(rli) and out.endswith(pdi), repr(out)
+    assert f"{lri}1024{pdi}" in out and f"{lri}[attention_equals_lstm]{pdi}" in out, repr(out)
+    assert f"{lri}8 N d^2 + 4 N^2 d = 16 N d^2{pdi}" in out, repr(out)  # from its hint
+    out = run(capsys, torch.ones(3, 4), "softmax_cold_limit")
+    assert f"{lri}(3, 4){pdi}" in out, repr(out)

@@ -3,6 +3,8 @@
 import re
 from pathlib import Path
 
+import pytest
+
 from helpers.course import ledger
 
 NOTEBOOK_DIR = Path(__file__).resolve().parents[2] / "notebooks"
@@ -182,3 +184,52 @@ def test_c3_gives_the_capacity_bound_at_the_sizes_of_the_models_it_cites():
     bounds = [nb03.state_full_tokens(nb03.AWD_LSTM_UNITS, v) for v in nb03.LM_VOCABULARIES.values()]
     low, high = sorted(round(b) for b in bounds)
     assert f"{low:,} to {high:,} tokens, far above the 200 they use" in claim("C3").measured
+
+
+@pytest.mark.parametrize("lang", ["it", "ru", "fa", "es"])
+def test_the_course_map_and_the_short_ledger_are_in_the_learners_language(lang):
+    """00 prints both: in a translated notebook their words are that language's (the links and the
+    claim ids stay); in Persian their Markdown reads right to left."""
+    from helpers.course import languages
+
+    english_map, english_ledger = ledger.course_map(), ledger.short_ledger()
+    languages.use_language(lang)
+    try:
+        words = languages._words(lang)
+        course_map, short = ledger.course_map(), ledger.short_ledger()
+    finally:
+        languages.use_language("en")
+    assert course_map.rows[0] == words.COURSE_MAP["header"]
+    assert [r[1] for r in course_map.rows[1:]] == [words.COURSE_MAP[s] for s, _, _ in ledger.NOTEBOOKS]
+    assert [(r[0], r[2]) for r in course_map.rows][1:] == [(r[0], r[2]) for r in english_map.rows][1:]
+    assert short.rows[0] == words.SHORT_LEDGER["header"]
+    for row, english in zip(short.rows[1:], english_ledger.rows[1:], strict=True):
+        assert (row[0], row[3]) == (english[0], english[3])
+        assert tuple(row[1:3]) == words.SHORT_LEDGER[row[0]] and row[1] != english[1]
+    rtl = short._repr_markdown_().startswith('<div dir="rtl"')
+    assert rtl == (languages.LANGUAGES[lang].direction == "rtl")
+
+
+NUMBERS = re.compile(r"\d+(?:[.\u202f]\d+)*")
+
+
+@pytest.mark.parametrize("lang", ["it", "ru", "fa", "es"])
+def test_the_claims_ledger_is_in_the_learners_language_with_the_english_numbers(lang):
+    """08 prints the full ledger: in a translated notebook each claim, verdict, measurement and
+    citation is in that language, with the same numbers, notebooks and years as the English."""
+    from helpers.course import languages
+
+    english = ledger.claims_ledger()
+    languages.use_language(lang)
+    try:
+        translated = ledger.claims_ledger()
+    finally:
+        languages.use_language("en")
+    assert translated.rows[0] == languages._words(lang).CLAIMS_LEDGER["header"]
+    for row, en in zip(translated.rows[1:], english.rows[1:], strict=True):
+        assert (row[0], row[5]) == (en[0], en[5])
+        for mine, theirs in zip(row[1:5], en[1:5]):
+            assert mine != theirs, f"{lang} {row[0]}: not translated: {theirs[:60]}"
+            numbers = [n.replace("\u202f", "") for n in NUMBERS.findall(mine)]
+            expected = [n.replace(",", "") for n in re.findall(r"\d+(?:[.,]\d+)*", theirs)]
+            assert sorted(numbers) == sorted(expected), f"{lang} {row[0]}: numbers {numbers} != {expected}"

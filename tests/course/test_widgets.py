@@ -3,6 +3,7 @@ drawing changes with the value. (tests/project/test_browser.py does the same in 
 
 import base64
 import io
+import re
 
 import ipywidgets as ipw
 import numpy as np
@@ -143,3 +144,26 @@ def test_each_control_has_a_labelled_field_that_moves_it():
     scale = explorer.fields["input_scale"]
     assert isinstance(scale, ipw.Dropdown)
     assert list(scale.options) == list(explorer.controls["input_scale"].options)
+
+
+@pytest.mark.parametrize("lang", ["it", "ru", "fa", "es"])
+def test_every_control_label_is_in_the_learners_language(lang):
+    """With helpers.use_language(lang), every widget's control labels are that language's LABELS
+    (a label that is only code, such as d_k, stays as it is); a ValueError's frame too."""
+    from helpers.course import languages
+
+    english = {name: [f.description for f in EXPLORERS[name]().fields.values()] for name in EXPLORERS}
+    languages.use_language(lang)
+    try:
+        labels = languages._words(lang).LABELS
+        for name, factory in EXPLORERS.items():
+            shown = [f.description for f in factory().fields.values()]
+            want = [labels.get(e, e) for e in english[name]]
+            assert shown == want, (name, shown)
+            untranslated = [e for e in english[name] if e not in labels and not re.fullmatch(r"[\w, ×]+", e)]
+            assert not untranslated, f"{lang} {name}: no translation for {untranslated}"
+        assert languages.verdict("cannot_draw", error="x").endswith(": x")
+        assert "Cannot draw" not in languages.verdict("cannot_draw", error="x")
+    finally:
+        languages.use_language("en")
+    assert all(e in labels or re.fullmatch(r"\w+", e) or "×" in e for ls in english.values() for e in ls)

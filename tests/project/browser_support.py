@@ -123,8 +123,11 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def jupyter_lab(copy_of: Path = NOTEBOOKS, timeout: float = 90):
+def jupyter_lab(copy_of: Path = NOTEBOOKS, timeout: float = 90, custom_css: bool = True):
     """JupyterLab on a free local port with a token, serving a temporary copy of `copy_of`.
+
+    custom_css=True loads tools/templates/rtl.css, as `make lab LANG=fa` does; custom_css=False is a
+    plain JupyterLab, as a learner's own or VS Code's would be: what the notebooks' markup does alone.
 
     Running the notebooks in the browser therefore never touches the committed files.
     The server's settings, workspaces and runtime files live in the same temporary
@@ -137,8 +140,9 @@ def jupyter_lab(copy_of: Path = NOTEBOOKS, timeout: float = 90):
         shutil.copytree(copy_of, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
         for sub in ("config", "data", "runtime", "settings", "workspaces"):
             (tmp / sub).mkdir()
-        (tmp / "config" / "custom").mkdir()  # as `make lab LANG=fa`: right-to-left paragraphs align right
-        shutil.copy(ROOT / "tools" / "templates" / "rtl.css", tmp / "config" / "custom" / "custom.css")
+        if custom_css:  # as `make lab LANG=fa`
+            (tmp / "config" / "custom").mkdir()
+            shutil.copy(ROOT / "tools" / "templates" / "rtl.css", tmp / "config" / "custom" / "custom.css")
         token, port = secrets.token_hex(16), free_port()
         env = {
             **os.environ,
@@ -163,7 +167,7 @@ def jupyter_lab(copy_of: Path = NOTEBOOKS, timeout: float = 90):
             f"--LabApp.user_settings_dir={tmp / 'settings'}",
             f"--LabApp.workspaces_dir={tmp / 'workspaces'}",
             "--LabApp.news_url=",
-            "--LabApp.custom_css=True",
+            f"--LabApp.custom_css={custom_css}",
             "--LabApp.extension_manager=readonly",
         ]
         if hasattr(os, "geteuid") and os.geteuid() == 0:

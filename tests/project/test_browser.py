@@ -410,3 +410,173 @@ def test_jupyterlab_offers_its_menus_in_italian_russian_and_spanish(lab):
     assert {"it_IT", "ru_RU", "es_ES"} <= set(found), sorted(found)
     italian = lab.api("GET", "/lab/api/translations/it_IT")["data"]["jupyterlab"]
     assert italian[""]["language"] == "it-IT" and italian["Help"] == ["Aiuto"], italian.get("Help")
+
+
+# ------------------------------------------------ Persian right to left with no course CSS at all
+# The markup alone (tools/translations.py: right_to_left) must align Persian right, wherever it is
+# opened: a plain JupyterLab (no tools/templates/rtl.css) and nbconvert's HTML.
+SWITCHER_ORDER = ["English", "Italiano", "Русский", "فارسی", "Español"]  # read right to left
+_JS_RTL = r"""() => {
+  const style = e => e && {direction: getComputedStyle(e).direction, align: getComputedStyle(e).textAlign};
+  const persian = /[\u0600-\u06ff]/;
+  // the box that holds a paragraph's text: its right-aligned <span>, else the <p> itself
+  const blocks = [...document.querySelectorAll('[dir=rtl] p')].map(p =>
+    p.children.length === 1 && p.firstElementChild.matches('span[dir=rtl]')
+    && p.firstChild === p.firstElementChild ? p.firstElementChild : p)
+    .filter(b => b.textContent.trim().length > 60 && persian.test(b.textContent));
+  const lines = b => {  // the left and right ends of the block's last line, against the box
+    const r = document.createRange(); r.selectNodeContents(b);
+    const rects = [...r.getClientRects()].filter(x => x.width > 0);
+    const bottom = Math.max(...rects.map(x => x.bottom));
+    const last = rects.filter(x => Math.abs(x.bottom - bottom) < 3);
+    const box = b.getBoundingClientRect();
+    return {right_gap: box.right - Math.max(...last.map(x => x.right)),
+            left_gap: Math.min(...last.map(x => x.left)) - box.left};
+  };
+  const measured = blocks.map(b => ({...style(b), ...lines(b), text: b.textContent.slice(0, 40)}));
+  // a paragraph whose last line is shorter than its box
+  const prose = measured.find(m => m.left_gap > 40) || measured[0];
+  const typeset = [...document.querySelectorAll('[dir=rtl] mjx-container, [dir=rtl] .MathJax_CHTML')];
+  const tex = [...document.querySelectorAll('[dir=rtl] span[dir=ltr]')]
+    .filter(s => /^\$/.test(s.textContent));
+  const maths = typeset.length ? typeset : tex;  // no MathJax (nbconvert offline): the isolated TeX
+  const line = [...document.querySelectorAll('[dir=rtl] span[dir=rtl], [dir=rtl] p')]
+    .find(e => e.textContent.trim().startsWith('🌐'));
+  const names = line ? [...line.querySelectorAll('a, strong')].map(a => {
+    const r = a.getBoundingClientRect(); return [a.textContent.trim(), r.left + r.width / 2]; }) : [];
+  const quote = document.querySelector('[dir=rtl] blockquote');
+  const quoted = quote ? [...quote.querySelectorAll('mjx-container, span[dir=ltr], div[dir=ltr]')] : [];
+  return {prose, paragraphs: measured.length,
+          maths: maths.length, maths_ltr: maths.filter(m => style(m).direction === 'ltr').length,
+          typeset: typeset.length,
+          errors: document.querySelectorAll('merror, mjx-merror, .MathJax_Error').length,
+          switcher: names.sort((a, b) => b[1] - a[1]).map(n => n[0]),
+          quote: quote && {right: parseFloat(getComputedStyle(quote).borderRightWidth),
+                           left: parseFloat(getComputedStyle(quote).borderLeftWidth),
+                           maths: quoted.length,
+                           maths_ltr: quoted.filter(m => style(m).direction === 'ltr').length}};
+}"""
+
+
+def assert_persian_markup_right_to_left(found: dict, where: str) -> None:
+    """Paragraphs right to left and flush right, formulas left to right, the switcher in order, the
+    blockquote's bar on the right and its display formula left to right."""
+    prose = found["prose"]
+    assert prose and prose["direction"] == "rtl" and prose["align"] in ("right", "start"), (where, prose)
+    assert prose["right_gap"] < 3 and prose["left_gap"] > 40, f"{where}: not flush right: {prose}"
+    assert found["maths"] >= 3 and found["maths_ltr"] == found["maths"], f"{where}: formulas {found}"
+    assert found["errors"] == 0, f"{where}: {found['errors']} formulas failed to typeset"
+    assert found["switcher"] == SWITCHER_ORDER, f"{where}: the switcher reads {found['switcher']}"
+    quote = found["quote"]
+    assert quote and quote["right"] > 0 and quote["left"] == 0, f"{where}: blockquote borders {quote}"
+    assert quote["maths"] >= 1 and quote["maths_ltr"] == quote["maths"], f"{where}: blockquote maths {quote}"
+
+
+@pytest.fixture(scope="module")
+def plain_lab(chromium_path):
+    with B.jupyter_lab(custom_css=False) as server:
+        yield server
+
+
+PERSIAN_MARKUP = "fa/02_bptt_gradients.ipynb"  # a blockquote with display maths, the switcher, inline maths
+
+
+def test_persian_reads_right_to_left_in_a_plain_jupyterlab(plain_lab, browser):
+    page = B.open_notebook(browser, plain_lab, PERSIAN_MARKUP)
+    try:
+        page.wait_for_function("() => document.querySelectorAll('mjx-container').length > 5", timeout=60_000)
+        page.wait_for_timeout(500)  # MathJax lays out the last formulas
+        found = page.evaluate(_JS_RTL)
+        B.SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(B.SCREENSHOTS / "language_fa__plain_jupyterlab.png"))
+    finally:
+        page.close()
+        plain_lab.shutdown_kernels()
+    assert found["typeset"] >= 3, found
+    assert_persian_markup_right_to_left(found, f"plain JupyterLab, {PERSIAN_MARKUP}")
+
+
+WRONG_ANSWER = 'helpers.check("attention_equals_lstm", 1024)\nhelpers.check("softmax_cold_limit", "0.5")'
+_JS_RUN_NEW_CELL = """async (code) => {
+  const app = window.jupyterapp, panel = app.shell.currentWidget, nb = panel.content;
+  nb.activeCellIndex = nb.widgets.length - 1;
+  await app.commands.execute('notebook:insert-cell-below');
+  nb.activeCell.model.sharedModel.setSource(code);
+  await app.commands.execute('notebook:run-cell');
+}"""
+_JS_FEEDBACK = """() => [...document.querySelectorAll('.jp-OutputArea-output div.helpers-feedback')]
+.map(d => ({
+  direction: getComputedStyle(d).direction, align: getComputedStyle(d).textAlign, text: d.textContent,
+  right_gap: d.getBoundingClientRect().right - (() => { const r = document.createRange();
+    r.selectNodeContents(d); return Math.max(...[...r.getClientRects()].map(x => x.right)); })()}))"""
+
+
+def assert_persian_feedback(found: list[dict], where: str) -> None:
+    assert found, f"{where}: no right-to-left feedback shown"
+    for f in found:
+        assert f["direction"] == "rtl" and f["align"] in ("right", "start") and f["right_gap"] < 3, (where, f)
+        assert "\u2066" in f["text"] and "\u2069" in f["text"], f"{where}: code and numbers not isolated: {f}"
+
+
+def test_persian_feedback_reads_right_to_left_in_a_plain_jupyterlab(plain_lab, browser):
+    """fa/00 run in a plain JupyterLab, then a wrong answer typed into a new cell: its diagnosis and hint
+    show right to left and flush right, its numbers and code isolated left to right."""
+    page = B.open_notebook(browser, plain_lab, "fa/00_start_here.ipynb")
+    try:
+        assert B.run_all(page), "fa/00 did not run"
+        page.evaluate(_JS_RUN_NEW_CELL, WRONG_ANSWER)
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.jp-OutputArea-output div.helpers-feedback')]"
+            ".some(d => d.textContent.includes('1024'))",
+            timeout=60_000,
+        )
+        found = page.evaluate(_JS_FEEDBACK)
+        B.SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.locator(".jp-Notebook .jp-Cell").last.screenshot(
+            path=str(B.SCREENSHOTS / "language_fa__feedback_plain_jupyterlab.png"), animations="disabled"
+        )
+        errors = B.error_outputs(page)
+    finally:
+        page.close()
+        plain_lab.shutdown_kernels()
+    assert not errors, errors
+    assert_persian_feedback([f for f in found if "1024" in f["text"]], "a wrong answer in fa/00")
+
+
+def test_persian_reads_right_to_left_in_nbconvert_html(browser, tmp_path):
+    """nbconvert's HTML (its lab template, no course CSS), offline: MathJax cannot load, so the formulas
+    are their isolated TeX; the Persian feedback of a wrong answer as the notebook stores it."""
+    from nbconvert import HTMLExporter
+
+    from helpers.course import exercises, languages
+
+    nb = nbformat.read(B.NOTEBOOKS / PERSIAN_MARKUP, as_version=4)
+    languages.use_language("fa")
+    try:
+        text = languages.for_reader(
+            "[attention_equals_lstm] "
+            + exercises._verdict("attention_equals_lstm", exercises._lookup("attention_equals_lstm"), 1024)
+        )
+    finally:
+        languages.use_language("en")
+    bundle = exercises.right_to_left_bundle(text)
+    nb.cells.append(
+        nbformat.v4.new_code_cell(WRONG_ANSWER, outputs=[nbformat.v4.new_output("display_data", data=bundle)])
+    )
+    body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
+    (tmp_path / "fa.html").write_text(body, encoding="utf-8")
+    with static_server(tmp_path) as url, offline_context(browser) as context:
+        context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(url) else r.abort())
+        page = context.new_page()
+        page.goto(f"{url}/fa.html", wait_until="domcontentloaded")
+        page.wait_for_timeout(500)
+        found = page.evaluate(_JS_RTL)
+        feedback = page.evaluate(_JS_FEEDBACK)
+        B.SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(B.SCREENSHOTS / "language_fa__nbconvert_html.png"), full_page=False)
+        page.locator(".jp-OutputArea-output div.helpers-feedback").last.screenshot(
+            path=str(B.SCREENSHOTS / "language_fa__feedback_nbconvert_html.png")
+        )
+        page.close()
+    assert_persian_markup_right_to_left(found, "nbconvert HTML")
+    assert_persian_feedback(feedback, "nbconvert HTML")

@@ -191,8 +191,9 @@ def test_quotation_marks_are_the_languages_own(lang):
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_each_closing_section_has_one_name_in_a_language(lang):
-    """ "## Going further" and "## Further reading" are each said one way, and not the same way."""
-    names = {"Going further": set(), "Further reading": set()}
+    """ "## Takeaways", "## Exercises", "## Going further" and "## Further reading" are each said one
+    way, and Going further not as Further reading."""
+    names = {"Takeaways": set(), "Exercises": set(), "Going further": set(), "Further reading": set()}
     for _, entry, english in entries(lang):
         translated = re.findall(r"^(#+ .*)$", entry.text, re.M)
         for heading, theirs in zip(re.findall(r"^(#+ .*)$", english, re.M), translated, strict=True):
@@ -200,3 +201,26 @@ def test_each_closing_section_has_one_name_in_a_language(lang):
                 names[heading[3:]].add(theirs[3:])
     assert all(len(found) == 1 for found in names.values()), f"{lang}: {names}"
     assert names["Going further"] != names["Further reading"], f"{lang}: {names}"
+
+
+NOTE = re.compile(r"\([^()]*(?:\([^()]*\)[^()]*)*\)\s*$")  # an entry's closing remark, in brackets
+
+
+def reading_entries(text: str) -> list[str]:
+    """The entries of a "## Further reading" cell, each with its continuation lines."""
+    return [e.split("\n\n")[0].rstrip() for e in re.split(r"\n(?=\* )", text) if e.startswith("* ")]
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_reading_list_entry_has_a_remark_only_where_the_english_has_one(lang):
+    """Titles are cited as published: no translated gloss of a title where the English has no remark."""
+    found = []
+    for name, entry, english in entries(lang):
+        if translations.is_reading_list(english):
+            pairs = zip(reading_entries(english), reading_entries(entry.text), strict=True)
+            found += [
+                f"{name}: {ours[-90:]}"
+                for theirs, ours in pairs
+                if NOTE.search(ours) and not NOTE.search(theirs)
+            ]
+    assert not found, "a remark the English entry lacks:\n" + "\n".join(found)
