@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 NB     ?=
 
-.PHONY: setup lab test notebooks benchmark slides clean
+.PHONY: setup lab test notebooks benchmark slides book serve-book clean
 setup: $(STAMP)
 
 $(STAMP): requirements.txt pyproject.toml tools/jupyterlab_overrides.json $(shell find tools/image-alt/labextension -type f)
@@ -89,6 +89,13 @@ labextension: setup   ## rebuild tools/image-alt/labextension/ from its index.js
 slides: setup         ## reveal.js slides that present offline, in build/slides/ (serve: python -m http.server -d build/slides)
 	$(PY) tools/slides.py
 	for lang in $(COURSE_LANGS); do $(PY) tools/slides.py --lang $$lang; done
+
+book: setup           ## the course as a static web book, five languages, offline: build/book/ (needs npm once, for MathJax)
+	$(PY) tools/book/build.py
+	$(PY) tools/book/check.py build/book
+
+serve-book:           ## serve build/book/ on http://localhost:8000/ (after `make book`)
+	$(PY) -m http.server --directory build/book 8000
 
 .PHONY: translations
 translations: setup   ## notebooks/<lang>/ from the English notebooks and notebooks/<lang>/sources/ (no re-execution)

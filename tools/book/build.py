@@ -376,6 +376,39 @@ def _with_alt(page: str, alts: dict[str, str]) -> str:
     return re.sub(r"<img [^>]*>", fix, page)
 
 
+def run_sphinx(lang: str, src: Path, config: Path, stage: Path) -> Path:
+    """Sphinx on one language's staged sources; the HTML folder it wrote, in stage/<lang>.site/.
+
+    myst-nb writes its copies of the outputs next to Sphinx's output folder (jupyter_execute/,
+    whatever its configuration says): with the HTML in a folder of its own they stay in the stage."""
+    html_dir = stage / f"{lang}.site" / "html"
+    shutil.rmtree(html_dir.parent, ignore_errors=True)
+    log = stage / f"{lang}.log"
+    command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-c", str(CONF)]
+    command += ["-d", str(stage / f"{lang}.doctrees"), str(src), str(html_dir)]
+    with open(log, "w", encoding="utf-8") as f:
+        done = subprocess.run(
+            command,
+            env={**os.environ, "BOOK_JSON": str(config), "PYTHONHASHSEED": "0"},
+            stdout=f,
+            stderr=subprocess.STDOUT,
+        )
+    if done.returncode:
+        raise SystemExit(f"sphinx failed for {lang}:\n{log.read_text(encoding='utf-8')[-4000:]}")
+    return html_dir
+
+
+def finish_pages(target: Path, alts: dict[str, str], rtl: bool) -> None:
+    """Each figure's alt text back into the built pages, and dir="rtl" on a right-to-left language's."""
+    for page in target.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        new = _with_alt(text, alts)
+        if rtl:
+            new = re.sub(r"<html\b(?![^>]*\bdir=)", '<html dir="rtl"', new, count=1)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+
+
 def build_language(
     lang: str, langs: list[str], out: Path, renderer: F.Renderer, stage: Path = STAGE
 ) -> tuple[set[str], float]:
@@ -391,39 +424,11 @@ def build_language(
         stager.notebook(nb, alts)
     config = src / "book.json"
     config.write_text(json.dumps(book_json(lang, langs), ensure_ascii=False), encoding="utf-8")
+    html_dir = run_sphinx(lang, src, config, stage)
     target = out / lang
     shutil.rmtree(target, ignore_errors=True)
-    log = stage / f"{lang}.log"
-    with open(log, "w", encoding="utf-8") as f:
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "sphinx",
-                "-b",
-                "html",
-                "-q",
-                "-c",
-                str(CONF),
-                "-d",
-                str(stage / f"{lang}.doctrees"),
-                str(src),
-                str(target),
-            ],
-            env={**os.environ, "BOOK_JSON": str(config), "PYTHONHASHSEED": "0"},
-            stdout=f,
-            stderr=subprocess.STDOUT,
-        )
-    if done.returncode:
-        raise SystemExit(f"sphinx failed for {lang}:\n{log.read_text(encoding='utf-8')[-4000:]}")
-    rtl = LANGUAGES[lang].direction == "rtl"
-    for page in target.rglob("*.html"):
-        text = page.read_text(encoding="utf-8")
-        new = _with_alt(text, alts)
-        if rtl:
-            new = re.sub(r"<html\b(?![^>]*\bdir=)", '<html dir="rtl"', new, count=1)
-        if new != text:
-            page.write_text(new, encoding="utf-8")
+    shutil.move(html_dir, target)
+    finish_pages(target, alts, rtl=LANGUAGES[lang].direction == "rtl")
     (target / "notebooks").mkdir(exist_ok=True)
     for nb in notebooks(lang):  # the committed notebook, to download
         shutil.copy(nb, target / "notebooks" / nb.name)
