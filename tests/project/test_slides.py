@@ -171,7 +171,8 @@ def test_make_slides_writes_every_translated_deck(lang, path, tmp_path, no_vendo
     html = deck.read_text(encoding="utf-8")
     _offline_deck(html, deck.name)
     if lang == "fa":  # every cell of prose right to left (rtl.css, in every deck, aligns it right)
-        rtl, shown = html.count('<div dir="rtl" lang="fa">'), slides.screens(translated)
+        rtl = len(re.findall(r'<div dir="rtl"[^>]*\blang="fa"[^>]*text-align: right', html))
+        shown = slides.screens(translated)
         assert rtl == sum(map(len, shown)), (
             f"{deck.name}: {rtl} of {sum(map(len, shown))} cells right to left"
         )
